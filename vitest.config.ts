@@ -1,0 +1,53 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'vitest/config'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { svelteTesting } from '@testing-library/svelte/vite'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['src/main/**/*.test.ts', 'src/shared/**/*.test.ts']
+        }
+      },
+      {
+        plugins: [svelte({ configFile: resolve('svelte.config.js') }), svelteTesting()],
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          include: ['src/renderer/**/*.test.ts'],
+          setupFiles: ['src/renderer/test-setup.ts']
+        }
+      },
+      {
+        test: {
+          name: 'service',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          testTimeout: 20_000
+        }
+      },
+      {
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 30_000
+        }
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false
+        }
+      }
+    ]
+  }
+})
