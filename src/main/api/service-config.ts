@@ -1,0 +1,69 @@
+// Where the service lives and how this app introduces itself to it. Each of the six addresses is a
+// setting of its own (service-api.md §1): a deployment may put them on different hosts, so none is
+// ever derived from another.
+import { z } from 'zod'
+
+export const serviceConfigSchema = z.object({
+  baseUrl: z.url(),
+  v2Url: z.url(),
+  v4Url: z.url(),
+  imageServiceUrl: z.url(),
+  pushUrl: z.url(),
+  pushWsUrl: z.url(),
+  appId: z.string().min(1),
+  /** Sent as `X-verify-token` on the few calls that need device attestation (§2.3). */
+  verifyToken: z.string()
+})
+
+export type ServiceConfig = z.infer<typeof serviceConfigSchema>
+
+/** The local service's addresses for an origin such as `http://127.0.0.1:8080`. */
+export function localServiceConfig(origin: string): ServiceConfig {
+  const url = new URL(origin)
+  const wsScheme = url.protocol === 'https:' ? 'wss:' : 'ws:'
+  return {
+    baseUrl: `${url.origin}/v3`,
+    v2Url: `${url.origin}/v2`,
+    v4Url: `${url.origin}/v4`,
+    imageServiceUrl: `${url.origin}/image`,
+    pushUrl: `${url.origin}/faye`,
+    pushWsUrl: `${wsScheme}//${url.host}/faye`,
+    appId: 'parley-desktop',
+    verifyToken: 'local-dev-attestation'
+  }
+}
+
+export const DEFAULT_SERVICE_CONFIG = localServiceConfig('http://127.0.0.1:8080')
+
+/** Environment variables that override single settings, so a deployment can be chosen per launch. */
+const ENVIRONMENT_KEYS = {
+  baseUrl: 'PARLEY_BASE_URL',
+  v2Url: 'PARLEY_V2_URL',
+  v4Url: 'PARLEY_V4_URL',
+  imageServiceUrl: 'PARLEY_IMAGE_SERVICE_URL',
+  pushUrl: 'PARLEY_PUSH_URL',
+  pushWsUrl: 'PARLEY_PUSH_WS_URL',
+  appId: 'PARLEY_APP_ID',
+  verifyToken: 'PARLEY_VERIFY_TOKEN'
+} as const satisfies Record<keyof ServiceConfig, string>
+
+/**
+ * Layers the saved settings and then the environment over the defaults. Throws a readable error
+ * naming the offending setting when the result is not a usable configuration.
+ */
+export function resolveServiceConfig(
+  saved: Partial<Record<keyof ServiceConfig, unknown>>,
+  environment: Record<string, string | undefined>
+): ServiceConfig {
+  const merged: Record<string, unknown> = { ...DEFAULT_SERVICE_CONFIG, ...saved }
+  for (const [key, variable] of Object.entries(ENVIRONMENT_KEYS)) {
+    const value = environment[variable]
+    if (value !== undefined && value !== '') merged[key] = value
+  }
+  const parsed = serviceConfigSchema.safeParse(merged)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`Invalid service setting "${issue?.path.join('.') ?? '?'}": ${issue?.message ?? 'unknown problem'}`)
+  }
+  return parsed.data
+}

@@ -1,0 +1,52 @@
+// What the core needs from the platform it runs on. Electron's adapters live in `desktop/`,
+// browser mode's in `browser/`, and tests pass fakes; core itself never imports either.
+import type { ConversationId } from '../../shared/domain'
+import type { EventContract, EventName } from '../../shared/ipc'
+
+/** Where the access token is kept between runs: encrypted in Electron, a user-only file in browser mode. */
+export interface TokenVault {
+  load(): Promise<string | null>
+  save(token: string): Promise<void>
+  clear(): Promise<void>
+}
+
+/** Small, non-secret state the app keeps between runs. */
+export interface Preferences {
+  get<K extends keyof PreferenceValues>(key: K): PreferenceValues[K] | undefined
+  set<K extends keyof PreferenceValues>(key: K, value: PreferenceValues[K]): void
+}
+
+export interface PreferenceValues {
+  /** Generated once per installation and sent with every sign-in, so the service can remember it. */
+  deviceId: string
+  /** The newest message id the user has seen, per conversation. */
+  lastRead: Record<ConversationId, string>
+  windowBounds: { x: number; y: number; width: number; height: number }
+}
+
+export interface DesktopNotification {
+  title: string
+  body: string
+  onClick: () => void
+}
+
+export interface Notifier {
+  show(notification: DesktopNotification): void
+}
+
+export interface AppWindow {
+  /** Whether the user is looking at the app right now. */
+  isFocused(): boolean
+  /** Brings the window to the front (after a notification click, say). */
+  reveal(): void
+}
+
+export interface EventSink {
+  emit<E extends EventName>(event: E, payload: EventContract[E]): void
+}
+
+export interface Log {
+  info(message: string, details?: unknown): void
+  warn(message: string, details?: unknown): void
+  error(message: string, details?: unknown): void
+}

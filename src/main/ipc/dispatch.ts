@@ -1,0 +1,39 @@
+// The one path every renderer call takes, whichever transport carried it: check the channel,
+// parse the payload, run the handler, and turn any failure into a value the renderer can show.
+import { isInvokeChannel, type IpcError, type IpcResult } from '../../shared/ipc'
+import { toIpcError } from '../core/failures'
+import type { InvokeHandlers } from './handlers'
+import { requestSchemas } from './request-schemas'
+
+export type Dispatch = (channel: unknown, payload: unknown) => Promise<IpcResult<unknown>>
+
+export interface DispatchLog {
+  warn(message: string, details?: unknown): void
+}
+
+export function createDispatch(handlers: InvokeHandlers, log: DispatchLog): Dispatch {
+  return async (channel, payload) => {
+    if (!isInvokeChannel(channel)) {
+      log.warn('refused a call on an unknown channel', { channel })
+      return failure({ code: 'VALIDATION', message: 'The app asked for something it does not offer.' })
+    }
+    const parsed = requestSchemas[channel].safeParse(payload ?? {})
+    if (!parsed.success) {
+      log.warn(`refused a malformed ${channel} call`, parsed.error.issues)
+      return failure({ code: 'VALIDATION', message: 'That request was not understood.' })
+    }
+    try {
+      // The schema table is typed against the contract, so the parsed payload fits this channel's handler.
+      const handler = handlers[channel] as (request: unknown) => Promise<unknown>
+      return { ok: true, value: await handler(parsed.data) }
+    } catch (error) {
+      const ipcError = toIpcError(error)
+      if (ipcError.code === 'INTERNAL') log.warn(`${channel} failed unexpectedly`, error)
+      return failure(ipcError)
+    }
+  }
+}
+
+function failure(error: IpcError): IpcResult<never> {
+  return { ok: false, error }
+}

@@ -1,0 +1,30 @@
+// Every payload the renderer sends is parsed here before any handler sees it: the renderer is
+// never trusted, whichever transport it came over.
+import { z } from 'zod'
+import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
+
+const empty = z.strictObject({})
+const conversationId = z.string().min(1).max(64)
+const messageId = z.string().regex(/^[0-9]{1,32}$/)
+const clientId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
+
+export const requestSchemas = {
+  'app:ready': empty,
+  'session:get': empty,
+  'session:signIn': z.strictObject({
+    username: z.string().trim().min(1).max(320),
+    password: z.string().min(1).max(1024)
+  }),
+  'session:sendCode': empty,
+  'session:confirmCode': z.strictObject({ code: z.string().trim().min(1).max(64) }),
+  'session:cancelVerification': empty,
+  'session:signOut': empty,
+  'conversations:list': empty,
+  'conversations:open': z.strictObject({ conversationId }),
+  'conversations:close': z.strictObject({ conversationId }),
+  'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
+  'messages:send': z.strictObject({ conversationId, text: z.string().max(1000), clientId }),
+  'messages:retry': z.strictObject({ conversationId, clientId }),
+  'messages:discard': z.strictObject({ conversationId, clientId }),
+  'shell:openExternal': z.strictObject({ url: z.url({ protocol: /^https?$/ }) })
+} satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

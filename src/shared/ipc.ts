@@ -1,0 +1,122 @@
+// The one contract between the renderer and main. Every channel is named here and nowhere else;
+// both transports (Electron IPC and browser mode's WebSocket) carry exactly these.
+import type {
+  ConfirmCodeResult,
+  Conversation,
+  ConversationId,
+  Message,
+  MessagePage,
+  OpenedConversation,
+  PendingMessage,
+  PushStatus,
+  SessionState,
+  SignInResult
+} from './domain'
+
+type Empty = Record<string, never>
+
+export interface InvokeContract {
+  /** The renderer has subscribed to events; main may flush what it queued. */
+  'app:ready': { req: Empty; res: null }
+  'session:get': { req: Empty; res: SessionState }
+  'session:signIn': { req: { username: string; password: string }; res: SignInResult }
+  /** Sends (or re-sends) the SMS with the verification code; returns the phone hint. */
+  'session:sendCode': { req: Empty; res: { smsHint: string | null } }
+  'session:confirmCode': { req: { code: string }; res: ConfirmCodeResult }
+  'session:cancelVerification': { req: Empty; res: null }
+  'session:signOut': { req: Empty; res: null }
+  'conversations:list': { req: Empty; res: Conversation[] }
+  /** Loads recent history, marks the conversation read and follows it live. */
+  'conversations:open': { req: { conversationId: ConversationId }; res: OpenedConversation }
+  'conversations:close': { req: { conversationId: ConversationId }; res: null }
+  'messages:loadOlder': { req: { conversationId: ConversationId; beforeId: string }; res: MessagePage }
+  'messages:send': {
+    req: { conversationId: ConversationId; text: string; clientId: string }
+    res: PendingMessage
+  }
+  'messages:retry': { req: { conversationId: ConversationId; clientId: string }; res: PendingMessage }
+  'messages:discard': { req: { conversationId: ConversationId; clientId: string }; res: null }
+  'shell:openExternal': { req: { url: string }; res: null }
+}
+
+export interface EventContract {
+  'session:changed': SessionState
+  'conversations:changed': Conversation[]
+  /** A message reached a conversation: pushed, caught up after a reconnect, or one of ours accepted. */
+  'messages:received': Message
+  /** The outbox of one conversation changed: its full list of messages not yet accepted. */
+  'outbox:changed': { conversationId: ConversationId; pending: PendingMessage[] }
+  'push:status': PushStatus
+  /** The user clicked a notification: show this conversation. */
+  'conversations:focus': { conversationId: ConversationId }
+}
+
+export type InvokeChannel = keyof InvokeContract
+export type EventName = keyof EventContract
+export type InvokeRequest<C extends InvokeChannel> = InvokeContract[C]['req']
+export type InvokeResponse<C extends InvokeChannel> = InvokeContract[C]['res']
+
+export const ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'VALIDATION',
+  'CONFLICT',
+  'NETWORK',
+  'RATE_LIMITED',
+  'INTERNAL'
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export interface IpcError {
+  code: ErrorCode
+  /** In the user's words: what happened and what to do. */
+  message: string
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError }
+
+const invokeChannels = {
+  'app:ready': true,
+  'session:get': true,
+  'session:signIn': true,
+  'session:sendCode': true,
+  'session:confirmCode': true,
+  'session:cancelVerification': true,
+  'session:signOut': true,
+  'conversations:list': true,
+  'conversations:open': true,
+  'conversations:close': true,
+  'messages:loadOlder': true,
+  'messages:send': true,
+  'messages:retry': true,
+  'messages:discard': true,
+  'shell:openExternal': true
+} satisfies Record<InvokeChannel, true>
+
+const eventNames = {
+  'session:changed': true,
+  'conversations:changed': true,
+  'messages:received': true,
+  'outbox:changed': true,
+  'push:status': true,
+  'conversations:focus': true
+} satisfies Record<EventName, true>
+
+export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]
+export const EVENT_NAMES = Object.keys(eventNames) as EventName[]
+
+export function isInvokeChannel(value: unknown): value is InvokeChannel {
+  return typeof value === 'string' && Object.hasOwn(invokeChannels, value)
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(eventNames, value)
+}
+
+/** What the preload exposes as `window.api`, and what browser mode's bridge implements. */
+export interface Api {
+  invoke<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<IpcResult<InvokeResponse<C>>>
+  /** Returns a function that removes the listener. */
+  on<E extends EventName>(event: E, listener: (payload: EventContract[E]) => void): () => void
+}
