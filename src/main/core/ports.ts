@@ -1,6 +1,6 @@
 // What the core needs from the platform it runs on. Electron's adapters live in `desktop/`,
 // browser mode's in `browser/`, and tests pass fakes; core itself never imports either.
-import type { ConversationId } from '../../shared/domain'
+import type { ConversationId, Me, PendingMessage } from '../../shared/domain'
 import type { EventContract, EventName } from '../../shared/ipc'
 
 /** Where the access token is kept between runs: encrypted in Electron, a user-only file in browser mode. */
@@ -22,6 +22,10 @@ export interface PreferenceValues {
   /** The newest message id the user has seen, per conversation. */
   lastRead: Record<ConversationId, string>
   windowBounds: { x: number; y: number; width: number; height: number }
+  /** Messages not yet accepted by the service when the app last stopped. */
+  outbox: PendingMessage[]
+  /** Who was signed in, so the app can show itself while the service is out of reach. */
+  account: Me
 }
 
 export interface DesktopNotification {

@@ -1,0 +1,165 @@
+// Messages the user has written that the service has not accepted yet. Nothing typed is lost: a
+// message stays here, visible, until the service takes it or the user discards it. Each keeps its
+// client id as `source_guid` on every attempt, so the service refuses a second copy (409) when an
+// earlier attempt did arrive but its answer was lost.
+import type { ConversationId, Message, PendingMessage } from '../../shared/domain'
+import { errorCodeOf, toIpcError } from './failures'
+import { AppError } from './app-error'
+
+export interface OutboxDependencies {
+  /** Posts the message to the service and returns it as stored. */
+  deliver(pending: PendingMessage): Promise<Message>
+  /** The service had already stored this message: find it, so it shows up once. */
+  recoverDelivered(pending: PendingMessage): Promise<void>
+  delivered(message: Message, pending: PendingMessage): void
+  changed(conversationId: ConversationId, pending: PendingMessage[]): void
+  /** Keeps the outbox across restarts. */
+  save(all: PendingMessage[]): void
+}
+
+interface Entry {
+  message: PendingMessage
+  /** Failed only because the service was out of reach: it goes again by itself when it is back. */
+  waitingForService: boolean
+}
+
+export class Outbox {
+  readonly #deps: OutboxDependencies
+  readonly #entries = new Map<string, Entry>()
+  /** Attempts in one conversation run one after another, so messages arrive in the order written. */
+  readonly #queues = new Map<ConversationId, Promise<void>>()
+
+  constructor(deps: OutboxDependencies) {
+    this.#deps = deps
+  }
+
+  /** Brings back what was still unsent when the app last stopped; it goes out when the service answers. */
+  restore(saved: PendingMessage[]): void {
+    for (const message of saved) {
+      this.#entries.set(message.clientId, {
+        message: { ...message, state: 'failed', error: 'Not sent yet. It will be sent when the service is reachable.' },
+        waitingForService: true
+      })
+    }
+    for (const conversationId of new Set(saved.map((message) => message.conversationId))) this.#announce(conversationId)
+  }
+
+  pendingIn(conversationId: ConversationId): PendingMessage[] {
+    return [...this.#entries.values()]
+      .map((entry) => entry.message)
+      .filter((message) => message.conversationId === conversationId)
+      .sort((a, b) => a.queuedAt - b.queuedAt)
+  }
+
+  enqueue(conversationId: ConversationId, text: string, clientId: string): PendingMessage {
+    if (text.trim() === '') throw new AppError('VALIDATION', 'Write something before sending.')
+    const existing = this.#entries.get(clientId)
+    if (existing) return existing.message
+    const message: PendingMessage = { clientId, conversationId, text, queuedAt: Date.now(), state: 'sending', error: null }
+    this.#entries.set(clientId, { message, waitingForService: false })
+    this.#announce(conversationId)
+    this.#attempt(clientId)
+    return message
+  }
+
+  retry(conversationId: ConversationId, clientId: string): PendingMessage {
+    const entry = this.#entryIn(conversationId, clientId)
+    if (entry.message.state === 'failed') this.#attempt(clientId)
+    return entry.message
+  }
+
+  discard(conversationId: ConversationId, clientId: string): void {
+    const entry = this.#entryIn(conversationId, clientId)
+    if (entry.message.state === 'sending') {
+      throw new AppError('CONFLICT', 'This message is being sent right now. Wait a moment.')
+    }
+    this.#entries.delete(clientId)
+    this.#announce(conversationId)
+  }
+
+  /** The service is reachable again: send everything that was waiting for it, oldest first. */
+  resume(): void {
+    const waiting = [...this.#entries.values()]
+      .filter((entry) => entry.waitingForService && entry.message.state === 'failed')
+      .sort((a, b) => a.message.queuedAt - b.message.queuedAt)
+    for (const entry of waiting) this.#attempt(entry.message.clientId)
+  }
+
+  /** Signing out forgets the outbox: its messages belong to the account that wrote them. */
+  clear(): void {
+    const conversations = new Set([...this.#entries.values()].map((entry) => entry.message.conversationId))
+    this.#entries.clear()
+    for (const conversationId of conversations) this.#announce(conversationId)
+  }
+
+  /** Waits for every attempt that is under way (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#queues.values())
+  }
+
+  #entryIn(conversationId: ConversationId, clientId: string): Entry {
+    const entry = this.#entries.get(clientId)
+    if (!entry || entry.message.conversationId !== conversationId) {
+      throw new AppError('NOT_FOUND', 'That message is no longer waiting to be sent.')
+    }
+    return entry
+  }
+
+  #attempt(clientId: string): void {
+    const entry = this.#entries.get(clientId)
+    if (!entry) return
+    const { conversationId } = entry.message
+    this.#update(entry, { state: 'sending', error: null }, false)
+    const previous = this.#queues.get(conversationId) ?? Promise.resolve()
+    const next = previous.then(() => this.#send(clientId))
+    this.#queues.set(conversationId, next)
+    void next.finally(() => {
+      if (this.#queues.get(conversationId) === next) this.#queues.delete(conversationId)
+    })
+  }
+
+  async #send(clientId: string): Promise<void> {
+    const entry = this.#entries.get(clientId)
+    if (!entry) return
+    const pending = entry.message
+    try {
+      const message = await this.#deps.deliver(pending)
+      this.#remove(pending)
+      this.#deps.delivered(message, pending)
+    } catch (error) {
+      const code = errorCodeOf(error)
+      if (code === 'CONFLICT') {
+        // An earlier attempt reached the service; only its answer went missing.
+        this.#remove(pending)
+        await this.#deps.recoverDelivered(pending).catch(() => undefined)
+        return
+      }
+      if (!this.#entries.has(clientId)) return
+      this.#update(entry, { state: 'failed', error: failureText(error) }, code === 'NETWORK')
+    }
+  }
+
+  #update(entry: Entry, change: Pick<PendingMessage, 'state' | 'error'>, waitingForService: boolean): void {
+    entry.message = { ...entry.message, ...change }
+    entry.waitingForService = waitingForService
+    this.#announce(entry.message.conversationId)
+  }
+
+  #remove(pending: PendingMessage): void {
+    this.#entries.delete(pending.clientId)
+    this.#announce(pending.conversationId)
+  }
+
+  #announce(conversationId: ConversationId): void {
+    this.#deps.changed(conversationId, this.pendingIn(conversationId))
+    this.#deps.save([...this.#entries.values()].map((entry) => entry.message))
+  }
+}
+
+function failureText(error: unknown): string {
+  const code = errorCodeOf(error)
+  if (code === 'NETWORK') return 'Not sent: the service is out of reach. It will be sent when it is back.'
+  if (code === 'FORBIDDEN') return 'Not sent: you cannot post in this conversation.'
+  if (code === 'VALIDATION') return 'Not sent: the service refused this message.'
+  return `Not sent: ${toIpcError(error).message}`
+}
