@@ -1,0 +1,118 @@
+// The conversation list: groups and direct messages together, newest activity first, each with
+// its last message and how many messages arrived since the user last looked. The service keeps no
+// read state, so "last looked" is the newest message id seen, kept per conversation on this device.
+import type { Conversation, ConversationId, Message } from '../../shared/domain'
+import { compareIds } from '../../shared/conversation-id'
+import type { Preferences } from './ports'
+
+export interface ConversationService {
+  /** Every group the user is in and every chat they have, with no unread counts yet. */
+  listConversations(): Promise<Conversation[]>
+  /** Up to `limit` messages newer than `afterId`, oldest first. */
+  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
+}
+
+export interface ConversationsDependencies {
+  service: ConversationService
+  preferences: Preferences
+  changed(conversations: Conversation[]): void
+}
+
+/** Beyond this many, the badge reads "100+" rather than costing more requests. */
+export const UNREAD_COUNT_CAP = 100
+
+export class Conversations {
+  readonly #deps: ConversationsDependencies
+  #byId = new Map<ConversationId, Conversation>()
+  #meId: string | null = null
+
+  constructor(deps: ConversationsDependencies) {
+    this.#deps = deps
+  }
+
+  list(): Conversation[] {
+    return [...this.#byId.values()].sort(
+      (a, b) => b.lastActivityAt - a.lastActivityAt || compareIds(b.lastMessageId ?? b.id, a.lastMessageId ?? a.id)
+    )
+  }
+
+  get(conversationId: ConversationId): Conversation | undefined {
+    return this.#byId.get(conversationId)
+  }
+
+  /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */
+  async refresh(meId: string): Promise<Conversation[]> {
+    this.#meId = meId
+    const fetched = await this.#deps.service.listConversations()
+    const counted = await Promise.all(fetched.map((conversation) => this.#withUnreadCount(conversation, meId)))
+    this.#byId = new Map(counted.map((conversation) => [conversation.id, conversation]))
+    this.#announce()
+    return this.list()
+  }
+
+  /**
+   * A message arrived (pushed, caught up, or our own accepted). Returns false when the list
+   * already knew it, so a message seen twice is never counted twice.
+   */
+  record(message: Message, options: { read: boolean }): boolean {
+    const conversation = this.#byId.get(message.conversationId)
+    if (!conversation) return false
+    if (conversation.lastMessageId !== null && compareIds(message.id, conversation.lastMessageId) <= 0) return false
+    const countsAsUnread = !options.read && this.#countsAsUnread(message)
+    this.#byId.set(conversation.id, {
+      ...conversation,
+      lastActivityAt: Math.max(conversation.lastActivityAt, message.createdAt),
+      lastMessageId: message.id,
+      preview: { senderName: message.senderName, text: message.text, hasAttachments: message.attachments.length > 0 },
+      unreadCount: countsAsUnread ? Math.min(conversation.unreadCount + 1, UNREAD_COUNT_CAP) : conversation.unreadCount
+    })
+    if (options.read) this.#rememberRead(conversation.id, message.id)
+    this.#announce()
+    return true
+  }
+
+  /** The user is looking at this conversation: everything in it up to its newest message is read. */
+  markRead(conversationId: ConversationId): void {
+    const conversation = this.#byId.get(conversationId)
+    if (!conversation) return
+    if (conversation.lastMessageId !== null) this.#rememberRead(conversationId, conversation.lastMessageId)
+    if (conversation.unreadCount === 0) return
+    this.#byId.set(conversationId, { ...conversation, unreadCount: 0 })
+    this.#announce()
+  }
+
+  clear(): void {
+    this.#byId.clear()
+    this.#meId = null
+    this.#announce()
+  }
+
+  async #withUnreadCount(conversation: Conversation, meId: string): Promise<Conversation> {
+    const lastRead = this.#deps.preferences.get('lastRead')?.[conversation.id]
+    if (conversation.lastMessageId === null) return { ...conversation, unreadCount: 0 }
+    if (lastRead === undefined) {
+      // First time this device sees the conversation: its history is not news.
+      this.#rememberRead(conversation.id, conversation.lastMessageId)
+      return { ...conversation, unreadCount: 0 }
+    }
+    if (compareIds(conversation.lastMessageId, lastRead) <= 0) return { ...conversation, unreadCount: 0 }
+    const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead, UNREAD_COUNT_CAP)
+    const unreadCount = newer.filter((message) => message.senderId !== meId && this.#countsAsUnread(message)).length
+    return { ...conversation, unreadCount }
+  }
+
+  #countsAsUnread(message: Message): boolean {
+    return message.senderId !== this.#meId && !message.system && !message.deleted
+  }
+
+  #rememberRead(conversationId: ConversationId, messageId: string): void {
+    const lastRead = this.#deps.preferences.get('lastRead') ?? {}
+    const previous = lastRead[conversationId]
+    if (previous !== undefined && compareIds(previous, messageId) >= 0) return
+    this.#deps.preferences.set('lastRead', { ...lastRead, [conversationId]: messageId })
+  }
+
+  #announce(): void {
+    this.#deps.changed(this.list())
+  }
+}

@@ -1,0 +1,95 @@
+// The message history of each conversation the user has opened: pages of it fetched on demand,
+// and every message that arrives afterwards, each delivered to the renderer exactly once whether it
+// came by push, by catch-up after a reconnect, or as the answer to our own send.
+import type { ConversationId, Message, MessagePage } from '../../shared/domain'
+import { compareIds } from '../../shared/conversation-id'
+
+export interface TimelineService {
+  /** The newest `limit` messages, oldest first. */
+  latestMessages(conversationId: ConversationId, limit: number): Promise<Message[]>
+  /** Up to `limit` messages older than `beforeId`, oldest first. */
+  messagesBefore(conversationId: ConversationId, beforeId: string, limit: number): Promise<Message[]>
+  /** Up to `limit` messages newer than `afterId`, oldest first. */
+  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
+}
+
+export const PAGE_SIZE = 50
+/** The service's largest page (service-api.md §10), used when catching up. */
+const CATCH_UP_PAGE = 100
+
+interface Timeline {
+  newestId: string | null
+  seen: Set<string>
+}
+
+export class Timelines {
+  readonly #service: TimelineService
+  readonly #loaded = new Map<ConversationId, Timeline>()
+
+  constructor(service: TimelineService) {
+    this.#service = service
+  }
+
+  isLoaded(conversationId: ConversationId): boolean {
+    return this.#loaded.has(conversationId)
+  }
+
+  async load(conversationId: ConversationId): Promise<MessagePage> {
+    const messages = await this.#service.latestMessages(conversationId, PAGE_SIZE)
+    const timeline = this.#timeline(conversationId)
+    for (const message of messages) this.#note(timeline, message)
+    return { messages, hasOlder: messages.length === PAGE_SIZE }
+  }
+
+  async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
+    const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
+    const timeline = this.#timeline(conversationId)
+    for (const message of messages) timeline.seen.add(message.id)
+    return { messages, hasOlder: messages.length === PAGE_SIZE }
+  }
+
+  /** Records a message that arrived; false when it was already known here. */
+  accept(message: Message): boolean {
+    const timeline = this.#loaded.get(message.conversationId)
+    if (!timeline) return true
+    if (timeline.seen.has(message.id)) return false
+    this.#note(timeline, message)
+    return true
+  }
+
+  /** Fetches everything newer than what this conversation already shows, oldest first. */
+  async catchUp(conversationId: ConversationId): Promise<Message[]> {
+    const timeline = this.#loaded.get(conversationId)
+    if (!timeline) return []
+    if (timeline.newestId === null) return (await this.load(conversationId)).messages
+    const arrived: Message[] = []
+    for (;;) {
+      const anchor: string = timeline.newestId ?? '0'
+      const page = await this.#service.messagesAfter(conversationId, anchor, CATCH_UP_PAGE)
+      for (const message of page) if (this.accept(message)) arrived.push(message)
+      if (page.length < CATCH_UP_PAGE) return arrived
+    }
+  }
+
+  loadedConversations(): ConversationId[] {
+    return [...this.#loaded.keys()]
+  }
+
+  clear(): void {
+    this.#loaded.clear()
+  }
+
+  #timeline(conversationId: ConversationId): Timeline {
+    let timeline = this.#loaded.get(conversationId)
+    if (!timeline) {
+      timeline = { newestId: null, seen: new Set() }
+      this.#loaded.set(conversationId, timeline)
+    }
+    return timeline
+  }
+
+  #note(timeline: Timeline, message: Message): void {
+    timeline.seen.add(message.id)
+    if (timeline.newestId === null || compareIds(message.id, timeline.newestId) > 0) timeline.newestId = message.id
+  }
+}

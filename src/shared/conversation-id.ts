@@ -1,0 +1,24 @@
+// A conversation is named by its group id, or for a direct-message chat by `"<lo>+<hi>"`: the two
+// user ids, smaller number first (service-api.md §2.1).
+import type { ConversationId, ConversationKind } from './domain'
+
+export function conversationKind(id: ConversationId): ConversationKind {
+  return id.includes('+') ? 'dm' : 'group'
+}
+
+export function chatId(userA: string, userB: string): ConversationId {
+  const [lo, hi] = compareIds(userA, userB) <= 0 ? [userA, userB] : [userB, userA]
+  return `${lo}+${hi}`
+}
+
+/** The other participant of a chat, seen from `meId`. */
+export function otherParticipant(chat: ConversationId, meId: string): string {
+  const [lo = '', hi = ''] = chat.split('+')
+  return lo === meId ? hi : lo
+}
+
+/** Orders decimal id strings by their numeric value without losing precision. */
+export function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length
+  return a < b ? -1 : a > b ? 1 : 0
+}
