@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { decodePushData } from '../push/push-events'
+import { directMessageEnvelope, unixSeconds, wireChat, wireGroup, wireMessage, wireTokenResult } from './decoders'
+import { chatIdFor, chatToConversation, compareDecimalIds, groupToConversation, toMessage } from './to-domain'
+
+const message = {
+  id: '175141257527047935',
+  text: 'hi',
+  created_at: 1751412575,
+  source_guid: 'g-1',
+  user_id: '93645911',
+  sender_id: '93645911',
+  sender_type: 'user',
+  name: 'Isaac',
+  avatar_url: null,
+  system: false,
+  attachments: [{ type: 'image', url: 'http://x/i/1' }, { type: 'video', url: 'http://x/v' }],
+  favorited_by: [],
+  group_id: '108466446'
+}
+
+describe('wire decoders', () => {
+  it('coerce the loose shapes old recordings use', () => {
+    const decoded = wireMessage.parse({ ...message, id: 12345, group_id: 678, created_at: '1438605511', text: null, name: null })
+    expect(decoded).toMatchObject({ id: '12345', group_id: '678', created_at: 1438605511, text: '', name: null })
+    expect(unixSeconds.parse('2024-10-01T20:38:31.690372Z')).toBe(1727815111)
+  })
+
+  it('keep unknown keys and survive odd types in fields the app only displays', () => {
+    const decoded = wireMessage.parse({ ...message, platform: 'gm', avatar_url: 42, attachments: 'nope', system: 'x' })
+    expect(decoded).toMatchObject({ platform: 'gm', avatar_url: null, attachments: null, system: null })
+  })
+
+  it('refuse a message without the fields the app relies on', () => {
+    expect(wireMessage.safeParse({ ...message, id: undefined }).success).toBe(false)
+    expect(wireMessage.safeParse({ ...message, id: '' }).success).toBe(false)
+    expect(wireMessage.safeParse({ ...message, text: { rich: true } }).success).toBe(false)
+    expect(wireMessage.safeParse({ ...message, created_at: 'yesterday' }).success).toBe(false)
+    expect(wireTokenResult.safeParse({ user_id: '1' }).success).toBe(false)
+    expect(wireGroup.safeParse({ name: 'no id' }).success).toBe(false)
+  })
+
+  it('take C3 answers under either key', () => {
+    expect(directMessageEnvelope.parse({ message }).id).toBe(message.id)
+    expect(directMessageEnvelope.parse({ direct_message: message, message }).id).toBe(message.id)
+    expect(directMessageEnvelope.safeParse({}).success).toBe(false)
+  })
+})
+
+describe('domain mapping', () => {
+  it('maps a message and drops attachment kinds the app cannot show', () => {
+    expect(toMessage(wireMessage.parse(message), '108466446')).toEqual({
+      id: '175141257527047935',
+      conversationId: '108466446',
+      sourceGuid: 'g-1',
+      senderId: '93645911',
+      senderName: 'Isaac',
+      senderAvatarUrl: null,
+      text: 'hi',
+      attachments: [{ type: 'image', url: 'http://x/i/1' }],
+      createdAt: 1751412575,
+      system: false,
+      deleted: false
+    })
+  })
+
+  it('marks tombstones and system messages', () => {
+    const tombstone = toMessage(wireMessage.parse({ ...message, deleted_at: '2025-07-01T23:40:22.8912Z', deletion_actor: 'sender' }), 'g')
+    expect(tombstone.deleted).toBe(true)
+    const system = toMessage(wireMessage.parse({ ...message, user_id: 'system', sender_id: 'system', sender_type: 'system', system: true }), 'g')
+    expect(system).toMatchObject({ system: true, senderId: 'system' })
+  })
+
+  it('orders chat ids numerically, whatever their length', () => {
+    expect(chatIdFor('131245991', '93645911')).toBe('93645911+131245991')
+    expect(chatIdFor('5', '5')).toBe('5+5')
+    expect(compareDecimalIds('20000000000000000001', '20000000000000000002')).toBeLessThan(0)
+  })
+
+  it('names a DM conversation after the other user', () => {
+    const chat = wireChat.parse({
+      created_at: 1,
+      updated_at: 50,
+      messages_count: 2,
+      other_user: { id: '9', name: 'Ada', avatar_url: '' },
+      last_message: { ...message, id: '77', text: 'yo', name: 'Ada', attachments: [] }
+    })
+    expect(chatToConversation(chat, '10')).toEqual({
+      id: '9+10',
+      kind: 'dm',
+      name: 'Ada',
+      avatarUrl: null,
+      lastActivityAt: 50,
+      lastMessageId: '77',
+      preview: { senderName: 'Ada', text: 'yo', hasAttachments: false },
+      unreadCount: 0
+    })
+  })
+
+  it('falls back to the creation time when a group has no messages', () => {
+    const group = wireGroup.parse({
+      id: '1',
+      name: 'G',
+      created_at: 100,
+      messages: { count: 0, last_message_id: null, last_message_created_at: null, preview: { nickname: null, text: null, image_url: null, attachments: [] } }
+    })
+    expect(groupToConversation(group)).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null })
+  })
+})
+
+describe('push data', () => {
+  it('reads the idle long-polling ping and unknown types without failing', () => {
+    expect(decodePushData({ ping: true })).toEqual({ ok: true, event: { type: 'ping' } })
+    expect(decodePushData({ type: 'read_receipt.create', subject: {} })).toEqual({ ok: true, event: { type: 'unknown', rawType: 'read_receipt.create' } })
+  })
+
+  it('reports a known type whose payload is unusable', () => {
+    expect(decodePushData({ type: 'line.create', subject: { text: 'no id' } }).ok).toBe(false)
+    expect(decodePushData({ type: 'typing', started: 1 }).ok).toBe(false)
+    expect(decodePushData({ type: 'favorite', subject: { reactions: [] } }).ok).toBe(false)
+    expect(decodePushData('garbage').ok).toBe(false)
+  })
+})

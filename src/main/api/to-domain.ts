@@ -1,0 +1,128 @@
+// Pure mappings from decoded wire payloads to the app's own model (src/shared/domain.ts), so
+// nothing outside api/ and push/ depends on the service's field names.
+import type { Attachment, Conversation, ConversationId, Me, Message, MessagePreview } from '../../shared/domain'
+import {
+  emojiAttachment,
+  imageAttachment,
+  locationAttachment,
+  pollAttachment,
+  type WireChat,
+  type WireGroup,
+  type WireMessage,
+  type WireSelfUser,
+  type WireTokenResult
+} from './decoders'
+
+/** Maps the attachment kinds the app can show; anything else (video, file, reply, …) is dropped. */
+export function toAttachment(wire: unknown): Attachment | null {
+  const image = imageAttachment.safeParse(wire)
+  if (image.success) return { type: 'image', url: image.data.url }
+  const location = locationAttachment.safeParse(wire)
+  if (location.success) {
+    const { lat, lng, name } = location.data
+    return { type: 'location', lat, lng, name: name ?? '' }
+  }
+  const emoji = emojiAttachment.safeParse(wire)
+  if (emoji.success) return { type: 'emoji', placeholder: emoji.data.placeholder, charmap: emoji.data.charmap }
+  const poll = pollAttachment.safeParse(wire)
+  if (poll.success) return { type: 'poll', pollId: poll.data.poll_id }
+  return null
+}
+
+export function toAttachments(wire: readonly unknown[] | null | undefined): Attachment[] {
+  return (wire ?? []).map(toAttachment).filter((attachment) => attachment !== null)
+}
+
+/**
+ * The conversation a message belongs to as far as the message itself says: its group, or its
+ * chat. Old DM recordings have neither `chat_id` nor `conversation_id`; callers then know it.
+ */
+export function conversationIdOf(wire: WireMessage): ConversationId | null {
+  return wire.group_id ?? wire.chat_id ?? wire.conversation_id ?? null
+}
+
+export function toMessage(wire: WireMessage, conversationId: ConversationId): Message {
+  const system = wire.system === true || wire.sender_type === 'system'
+  return {
+    id: wire.id,
+    conversationId,
+    sourceGuid: wire.source_guid ?? '',
+    senderId: wire.sender_id ?? wire.user_id ?? (system ? 'system' : ''),
+    senderName: wire.name ?? '',
+    senderAvatarUrl: wire.avatar_url,
+    text: wire.text,
+    attachments: toAttachments(wire.attachments),
+    createdAt: wire.created_at,
+    system,
+    // A tombstone (§10) has `deleted_at` set; `deletion_actor` alone also counts, for payloads
+    // that dropped the time.
+    deleted: (wire.deleted_at !== undefined && wire.deleted_at !== null) || wire.deletion_actor !== null
+  }
+}
+
+/** Chat id `"<lo>+<hi>"` (§2.1): the two user ids, numerically smaller first. */
+export function chatIdFor(userA: string, userB: string): ConversationId {
+  const [lo, hi] = compareDecimalIds(userA, userB) <= 0 ? [userA, userB] : [userB, userA]
+  return `${lo}+${hi}`
+}
+
+/** Numeric order of decimal id strings of any length (they can exceed 2^53). */
+export function compareDecimalIds(a: string, b: string): number {
+  const x = a.replace(/^0+(?=\d)/, '')
+  const y = b.replace(/^0+(?=\d)/, '')
+  if (x.length !== y.length) return x.length - y.length
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+/** A chat id is `a+b`; the push channel for it is `/direct_message/a_b` (§14.2). */
+export function isChatId(conversationId: ConversationId): boolean {
+  return /^\d+\+\d+$/.test(conversationId)
+}
+
+function previewOf(senderName: string | null, text: string | null, attachmentCount: number, imageUrl: string | null): MessagePreview | null {
+  if (senderName === null && text === null && attachmentCount === 0 && imageUrl === null) return null
+  return { senderName: senderName ?? '', text: text ?? '', hasAttachments: attachmentCount > 0 || imageUrl !== null }
+}
+
+export function groupToConversation(group: WireGroup): Conversation {
+  const messages = group.messages
+  const preview = messages?.preview ?? null
+  // A recorded group reports `last_message_created_at: 0` beside a real last message id; zero
+  // means "unknown" there, so creation time is the better guess.
+  const lastMessageAt = messages?.last_message_created_at ?? null
+  return {
+    id: group.id,
+    kind: 'group',
+    name: group.name,
+    avatarUrl: group.image_url,
+    lastActivityAt: lastMessageAt !== null && lastMessageAt > 0 ? lastMessageAt : (group.created_at ?? group.updated_at ?? 0),
+    lastMessageId: messages?.last_message_id ?? null,
+    preview: preview === null ? null : previewOf(preview.nickname, preview.text, preview.attachments?.length ?? 0, preview.image_url),
+    unreadCount: 0
+  }
+}
+
+export function chatToConversation(chat: WireChat, meId: string): Conversation {
+  const last = chat.last_message
+  return {
+    id: chatIdFor(meId, chat.other_user.id),
+    kind: 'dm',
+    name: chat.other_user.name,
+    avatarUrl: chat.other_user.avatar_url,
+    lastActivityAt: chat.updated_at ?? last?.created_at ?? chat.created_at ?? 0,
+    lastMessageId: last?.id ?? null,
+    preview: last === null ? null : previewOf(last.name, last.text, toAttachments(last.attachments).length, null),
+    unreadCount: 0
+  }
+}
+
+export function selfUserToMe(user: WireSelfUser): Me {
+  return { id: user.id, name: user.name, avatarUrl: user.image_url ?? user.avatar_url }
+}
+
+/** The token result names its user twice (§15.8); the nested object wins where both exist. */
+export function tokenResultToMe(result: WireTokenResult): Me | null {
+  const id = result.user?.id ?? result.user_id
+  if (id === null) return null
+  return { id, name: result.user?.name ?? result.user_name ?? '', avatarUrl: result.user?.avatar_url ?? null }
+}
