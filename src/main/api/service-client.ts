@@ -1,0 +1,182 @@
+// The one place that talks HTTP to the service: picks the host, carries the token, reads the v3
+// envelope or a bare body (service-api.md §2.4), and turns every failure into ApiError or
+// ServiceUnreachableError. The per-area modules (sessions.ts, groups.ts, …) describe operations;
+// this file knows nothing about any of them.
+import type { z } from 'zod'
+import { ApiError, ServiceUnreachableError } from './api-error'
+import { failureBody } from './decoders'
+import type { ServiceConfig } from './service-config'
+
+/** Which configured address a path is appended to (§1). `base` is `{base_url}`. */
+export type ServiceHost = 'base' | 'v2' | 'v4' | 'image'
+
+export type QueryValue = string | number | boolean | null | undefined
+
+export interface CallSpec<T> {
+  /** Names the operation in errors and logs, e.g. `'MS2 send message'`. */
+  operation: string
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  host: ServiceHost
+  /** Appended to the host's address exactly as given; build it with `path` so ids are encoded. */
+  path: string
+  /** `null` and `undefined` values are left out. */
+  query?: Record<string, QueryValue>
+  /** Sent as JSON. */
+  body?: unknown
+  /** Decodes the success payload (after the envelope, when there is one). */
+  schema: z.ZodType<T>
+  /** L1 and V1–V3 take no token (§2.2); everything else sends it. */
+  authenticated?: boolean
+  /** Sends `X-verify-token` (§2.3) for the few calls marked ATT. */
+  attested?: boolean
+  /** The value for an answer with no body (204, or MS1/C2's 304). Without it such an answer is a protocol error. */
+  whenEmpty?: () => T
+}
+
+export interface ServiceClientOptions {
+  config: ServiceConfig
+  getToken: () => string | null
+  fetch?: typeof fetch
+  /** Per request; the service answers everything but long polls quickly. */
+  timeoutMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000
+
+/**
+ * Builds a path with each interpolated value percent-encoded as one segment, so a chat id's `+`
+ * travels as `%2B` (§2.1) and no id can add path segments of its own.
+ */
+export function path(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  return strings.reduce((out, part, index) => {
+    const value = values[index - 1]
+    return out + encodeURIComponent(String(value)) + part
+  })
+}
+
+export class ServiceClient {
+  readonly #config: ServiceConfig
+  readonly #getToken: () => string | null
+  readonly #fetch: typeof fetch
+  readonly #timeoutMs: number
+  readonly #unauthorizedListeners = new Set<(operation: string) => void>()
+
+  constructor(options: ServiceClientOptions) {
+    this.#config = options.config
+    this.#getToken = options.getToken
+    this.#fetch = options.fetch ?? globalThis.fetch
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  }
+
+  get config(): ServiceConfig {
+    return this.#config
+  }
+
+  /**
+   * Calls `listener` whenever a request that carried a token is answered 401: the token is dead,
+   * and the session should return to sign-in. Returns a function that removes the listener.
+   */
+  onUnauthorized(listener: (operation: string) => void): () => void {
+    this.#unauthorizedListeners.add(listener)
+    return () => this.#unauthorizedListeners.delete(listener)
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    const url = this.#urlFor(spec)
+    const headers: Record<string, string> = { Accept: 'application/json' }
+    const token = spec.authenticated === false ? null : this.#getToken()
+    if (token !== null) headers['X-Access-Token'] = token
+    if (spec.attested === true) headers['X-verify-token'] = this.#config.verifyToken
+    let body: string | undefined
+    if (spec.body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      body = JSON.stringify(spec.body)
+    }
+
+    let response: Response
+    let text: string
+    try {
+      response = await this.#fetch(url, {
+        method: spec.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: AbortSignal.timeout(this.#timeoutMs)
+      })
+      text = await response.text()
+    } catch (error) {
+      throw new ServiceUnreachableError(spec.operation, { cause: error })
+    }
+
+    const status = response.status
+    if (status === 401 && token !== null) {
+      for (const listener of [...this.#unauthorizedListeners]) listener(spec.operation)
+    }
+
+    if (status === 204 || status === 304 || (text.trim() === '' && status >= 200 && status < 300)) {
+      if (status < 400 && spec.whenEmpty) return spec.whenEmpty()
+      throw new ServiceUnreachableError(spec.operation, { cause: new Error(`unexpected empty ${status} answer`) })
+    }
+
+    const json = parseJson(text)
+    if (status >= 400) throw this.#failure(spec.operation, status, json, text)
+    if (json === undefined) {
+      throw new ServiceUnreachableError(spec.operation, { cause: new Error(`answer ${status} is not JSON`) })
+    }
+
+    const payload = isEnveloped(spec) ? unwrapEnvelope(json) : json
+    const decoded = spec.schema.safeParse(payload)
+    if (!decoded.success) {
+      throw new ServiceUnreachableError(spec.operation, { cause: decoded.error })
+    }
+    return decoded.data
+  }
+
+  #urlFor(spec: CallSpec<unknown>): string {
+    const hosts: Record<ServiceHost, string> = {
+      base: this.#config.baseUrl,
+      v2: this.#config.v2Url,
+      v4: this.#config.v4Url,
+      image: this.#config.imageServiceUrl
+    }
+    const base = hosts[spec.host].replace(/\/+$/, '')
+    const query = new URLSearchParams()
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== null && value !== undefined) query.append(key, String(value))
+    }
+    const search = query.toString()
+    return `${base}${spec.path}${search === '' ? '' : `?${search}`}`
+  }
+
+  #failure(operation: string, status: number, json: unknown, text: string): Error {
+    // A gateway in front of the service may answer a 5xx with an HTML page: that is the
+    // network failing, not the service refusing.
+    if (json === undefined && status >= 500) {
+      return new ServiceUnreachableError(operation, { cause: new Error(`answer ${status} is not JSON`) })
+    }
+    const parsed = failureBody.safeParse(json)
+    const errors = parsed.success ? (parsed.data.meta?.errors ?? []) : []
+    return new ApiError(operation, status, errors, json === undefined ? text : json)
+  }
+}
+
+/**
+ * §2.4: every `{base_url}` answer is enveloped except `/verifications/*`, which is a bare path
+ * under `{base_url}`; v2, v4 and the image service are always bare.
+ */
+function isEnveloped(spec: CallSpec<unknown>): boolean {
+  return spec.host === 'base' && !spec.path.startsWith('/verifications/')
+}
+
+function unwrapEnvelope(json: unknown): unknown {
+  if (typeof json === 'object' && json !== null && 'response' in json) return json.response
+  // Not an envelope at all: hand it on and let the schema decide whether it is usable.
+  return json
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
