@@ -1,0 +1,200 @@
+import { EventEmitter } from 'node:events'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { PreferenceValues, Preferences } from '../core/ports'
+import { contentSecurityPolicy } from './content-security-policy'
+import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './window'
+
+const electron = vi.hoisted(() => ({
+  windows: [] as unknown[],
+  openExternal: vi.fn(async (_url: string) => undefined),
+  workAreas: [{ x: 0, y: 0, width: 1920, height: 1050 }]
+}))
+
+vi.mock('electron', async () => {
+  const { EventEmitter: Emitter } = await import('node:events')
+  class BrowserWindow extends Emitter {
+    loaded: string | null = null
+    constructor(readonly options: Record<string, unknown>) {
+      super()
+      electron.windows.push(this)
+    }
+    loadFile(path: string) {
+      this.loaded = `file:${path}`
+      return Promise.resolve()
+    }
+    loadURL(url: string) {
+      this.loaded = url
+      return Promise.resolve()
+    }
+    getNormalBounds() {
+      return { x: 10, y: 20, width: 900, height: 700 }
+    }
+    show() {}
+  }
+  return {
+    BrowserWindow,
+    screen: { getAllDisplays: () => electron.workAreas.map((workArea) => ({ workArea })) },
+    shell: { openExternal: electron.openExternal }
+  }
+})
+
+type FakeWindow = EventEmitter & { options: Record<string, unknown>; loaded: string | null }
+const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+
+function memoryPreferences(initial: Partial<PreferenceValues> = {}): Preferences & { values: Partial<PreferenceValues> } {
+  const values: Partial<PreferenceValues> = { ...initial }
+  return {
+    values,
+    get: (key) => values[key],
+    set: (key, value) => {
+      values[key] = value
+    }
+  }
+}
+
+beforeEach(() => {
+  electron.windows.length = 0
+  electron.openExternal.mockClear()
+})
+
+describe('createMainWindow', () => {
+  const location = { rendererFile: '/app/out/renderer/index.html' }
+
+  it('creates a sandboxed, isolated window with the preload and no Node', () => {
+    createMainWindow({ preloadPath: '/app/out/preload/index.cjs', location, preferences: memoryPreferences(), log })
+    const window = electron.windows[0] as FakeWindow
+    expect(window.options.webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false
+    })
+    expect(window.loaded).toBe('file:/app/out/renderer/index.html')
+  })
+
+  it('loads the dev server in development', () => {
+    createMainWindow({ preloadPath: 'p', location: { ...location, devServerUrl: 'http://localhost:5173/' }, preferences: memoryPreferences(), log })
+    expect((electron.windows[0] as FakeWindow).loaded).toBe('http://localhost:5173/')
+  })
+
+  it('reopens where it was closed, and remembers where that was', () => {
+    const preferences = memoryPreferences({ windowBounds: { x: 200, y: 100, width: 1000, height: 700 } })
+    createMainWindow({ preloadPath: 'p', location, preferences, log })
+    const window = electron.windows[0] as FakeWindow
+    expect(window.options).toMatchObject({ x: 200, y: 100, width: 1000, height: 700 })
+
+    window.emit('close')
+    expect(preferences.values.windowBounds).toEqual({ x: 10, y: 20, width: 900, height: 700 })
+  })
+
+  it('does not reopen on a display that is gone', () => {
+    const preferences = memoryPreferences({ windowBounds: { x: 3000, y: 100, width: 1000, height: 700 } })
+    createMainWindow({ preloadPath: 'p', location, preferences, log })
+    const options = (electron.windows[0] as FakeWindow).options
+    expect(options.x).toBeUndefined()
+    expect(options.y).toBeUndefined()
+  })
+})
+
+describe('hardenWebContents', () => {
+  function harden() {
+    const contents = Object.assign(new EventEmitter(), {
+      openHandler: null as ((details: { url: string }) => { action: string }) | null,
+      setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+        this.openHandler = handler
+      }
+    })
+    hardenWebContents(contents as never, log)
+    return contents
+  }
+
+  it('blocks every navigation away from the app', () => {
+    const contents = harden()
+    const event = { preventDefault: vi.fn() }
+    contents.emit('will-navigate', event, 'https://evil.example/')
+    expect(event.preventDefault).toHaveBeenCalled()
+    expect(electron.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('opens no windows, and sends http(s) links to the browser', () => {
+    const contents = harden()
+    expect(contents.openHandler?.({ url: 'https://example.com/a' })).toEqual({ action: 'deny' })
+    expect(electron.openExternal).toHaveBeenCalledWith('https://example.com/a')
+    expect(contents.openHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
+    expect(contents.openHandler?.({ url: 'smb://host/share' })).toEqual({ action: 'deny' })
+    expect(electron.openExternal).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses webviews', () => {
+    const contents = harden()
+    const event = { preventDefault: vi.fn() }
+    contents.emit('will-attach-webview', event)
+    expect(event.preventDefault).toHaveBeenCalled()
+  })
+})
+
+describe('hardenSession', () => {
+  type HeadersListener = (details: object, callback: (response: object) => void) => void
+  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void) => void
+  interface FakeSession {
+    onHeaders: HeadersListener | null
+    requestHandler: RequestHandler | null
+    checkHandler: (() => boolean) | null
+  }
+
+  function harden() {
+    const session: FakeSession & Record<string, unknown> = {
+      onHeaders: null as ((details: object, callback: (response: object) => void) => void) | null,
+      requestHandler: null as ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null,
+      checkHandler: null as (() => boolean) | null,
+      webRequest: {
+        onHeadersReceived(listener: HeadersListener) {
+          session.onHeaders = listener
+        }
+      },
+      setPermissionRequestHandler(handler: RequestHandler) {
+        session.requestHandler = handler
+      },
+      setPermissionCheckHandler(handler: () => boolean) {
+        session.checkHandler = handler
+      }
+    }
+    hardenSession(session as never, contentSecurityPolicy())
+    return session
+  }
+
+  it('puts the CSP on documents, replacing any other', () => {
+    const session = harden()
+    const callback = vi.fn()
+    session.onHeaders?.({ resourceType: 'mainFrame', responseHeaders: { 'content-security-policy': ['x'], Server: ['vite'] } }, callback)
+    expect(callback).toHaveBeenCalledWith({
+      responseHeaders: { Server: ['vite'], 'Content-Security-Policy': [contentSecurityPolicy()] }
+    })
+  })
+
+  it('leaves other responses alone', () => {
+    const session = harden()
+    const callback = vi.fn()
+    session.onHeaders?.({ resourceType: 'image', responseHeaders: {} }, callback)
+    expect(callback).toHaveBeenCalledWith({})
+  })
+
+  it('grants no permission', () => {
+    const session = harden()
+    const callback = vi.fn()
+    session.requestHandler?.({}, 'media', callback)
+    expect(callback).toHaveBeenCalledWith(false)
+    expect(session.checkHandler?.()).toBe(false)
+  })
+})
+
+describe('openExternal', () => {
+  it('opens http(s) only', async () => {
+    await openExternal('https://example.com/', log)
+    await openExternal('javascript:alert(1)', log)
+    await openExternal('file:///etc/passwd', log)
+    expect(electron.openExternal).toHaveBeenCalledTimes(1)
+  })
+})

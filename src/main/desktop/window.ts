@@ -1,0 +1,94 @@
+// The one app window, locked down: sandboxed renderer with context isolation and no Node, a strict
+// CSP on every document the session loads, no navigation away from the app, no new windows
+// (http(s) links go to the user's browser instead), no permissions, no webviews.
+import { BrowserWindow, screen, shell, type Session, type WebContents } from 'electron'
+import type { Log, Preferences } from '../core/ports'
+import type { AppLocation } from './app-url'
+import { MINIMUM_SIZE, restoreBounds } from './window-bounds'
+
+export interface MainWindowOptions {
+  preloadPath: string
+  location: AppLocation
+  preferences: Preferences
+  log: Log
+}
+
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea)
+  const window = new BrowserWindow({
+    ...restoreBounds(options.preferences.get('windowBounds'), workAreas),
+    minWidth: MINIMUM_SIZE.width,
+    minHeight: MINIMUM_SIZE.height,
+    title: 'Parley',
+    show: false,
+    webPreferences: {
+      preload: options.preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: true
+    }
+  })
+  window.once('ready-to-show', () => window.show())
+  window.on('close', () => options.preferences.set('windowBounds', window.getNormalBounds()))
+
+  if (options.location.devServerUrl !== undefined) void window.loadURL(options.location.devServerUrl)
+  else void window.loadFile(options.location.rendererFile)
+  return window
+}
+
+/** Applied to every web contents the app creates, the main window's included. */
+export function hardenWebContents(contents: WebContents, log: Log): void {
+  contents.on('will-navigate', (event, url) => {
+    event.preventDefault()
+    log.warn('blocked the app page from navigating away', { url })
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    openInBrowser(url, log)
+    return { action: 'deny' }
+  })
+}
+
+/** The CSP header on every document, and no permission (camera, geolocation…) for any page. */
+export function hardenSession(session: Session, contentSecurityPolicy: string): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    if (details.resourceType !== 'mainFrame' && details.resourceType !== 'subFrame') {
+      callback({})
+      return
+    }
+    const headers = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy')
+    )
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [contentSecurityPolicy] } })
+  })
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}
+
+/** Opens http(s) URLs in the user's browser; anything else (file:, javascript:, custom schemes) is refused. */
+export async function openExternal(url: string, log: Log): Promise<void> {
+  if (!isWebUrl(url)) {
+    log.warn('refused to open a link that is not http(s)', { url })
+    return
+  }
+  await shell.openExternal(url)
+}
+
+function openInBrowser(url: string, log: Log): void {
+  if (isWebUrl(url)) openExternal(url, log).catch((error: unknown) => log.warn('could not open a link', error))
+}
+
+export function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url)
+    return protocol === 'https:' || protocol === 'http:'
+  } catch {
+    return false
+  }
+}
