@@ -1,0 +1,52 @@
+// The renderer's composition root: one instance of each concern, and the few rules that join them.
+import type { ConversationId, Me } from '../../../../shared/domain'
+import { call, listen } from '../ipc'
+import { ConnectionModel } from './connection.svelte'
+import { ConversationViewModel } from './conversation-view.svelte'
+import { ConversationsModel } from './conversations.svelte'
+import { SessionModel } from './session.svelte'
+
+export class AppModel {
+  readonly session = new SessionModel({ onUserChange: (me) => this.#followUser(me) })
+  readonly connection = new ConnectionModel()
+  readonly conversations = new ConversationsModel()
+  readonly view = new ConversationViewModel()
+  #stops: (() => void)[] = []
+
+  /** Subscribes to every event, then tells main it may deliver what it queued, then loads. */
+  async start(): Promise<void> {
+    this.#stops = [
+      this.session.listen(),
+      this.connection.listen(),
+      this.view.listen(),
+      listen('conversations:changed', (list) => this.conversations.replace(list)),
+      listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId))
+    ]
+    // Main holds events until this call; a failure here leaves nothing better to do than go on.
+    await call('app:ready', {}).catch(() => {})
+    await this.session.load()
+  }
+
+  stop(): void {
+    for (const stop of this.#stops) stop()
+    this.#stops = []
+  }
+
+  async openConversation(id: ConversationId): Promise<void> {
+    if (this.conversations.selectedId === id && this.view.conversationId === id) return
+    this.conversations.select(id)
+    const opened = await this.view.open(id)
+    if (opened) this.conversations.update(opened)
+  }
+
+  openLink(url: string): void {
+    void call('shell:openExternal', { url }).catch(() => {})
+  }
+
+  /** Signing in loads the list; signing out (or being signed out) forgets everything we showed. */
+  #followUser(me: Me | null): void {
+    this.view.forget()
+    this.conversations.clear()
+    if (me !== null) void this.conversations.load()
+  }
+}

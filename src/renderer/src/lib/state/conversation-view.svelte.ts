@@ -1,0 +1,178 @@
+// The open conversation: its history, older pages on demand, live arrivals and the user's own
+// messages that main has not yet had accepted (the outbox).
+import type { Conversation, ConversationId, Message, PendingMessage } from '../../../../shared/domain'
+import { SvelteMap } from 'svelte/reactivity'
+import { call, listen, messageOf } from '../ipc'
+import { mergeMessages } from '../merge-messages'
+
+export const MAX_MESSAGE_LENGTH = 1000
+
+export class ConversationViewModel {
+  conversationId = $state<ConversationId | null>(null)
+  conversation = $state<Conversation | null>(null)
+  messages = $state<Message[]>([])
+  hasOlder = $state(false)
+  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
+  error = $state<string | null>(null)
+  loadingOlder = $state(false)
+  olderError = $state<string | null>(null)
+  #pending = $state<PendingMessage[]>([])
+
+  /**
+   * Main drops a pending message once the service accepted it, but the accepted message and the
+   * outbox update are separate events: hide the pending copy as soon as either arrives.
+   */
+  pending: PendingMessage[] = $derived.by(() => {
+    return this.#pending.filter((p) => !this.messages.some((m) => m.sourceGuid === p.clientId))
+  })
+
+  /** Unsent text per conversation, so switching away loses nothing. */
+  #drafts = new SvelteMap<ConversationId, string>()
+
+  /** Arrivals while `conversations:open` is in flight, merged once its page is in. */
+  #early: Message[] = []
+
+  get draft(): string {
+    return this.conversationId === null ? '' : (this.#drafts.get(this.conversationId) ?? '')
+  }
+
+  set draft(text: string) {
+    if (this.conversationId === null) return
+    if (text === '') this.#drafts.delete(this.conversationId)
+    else this.#drafts.set(this.conversationId, text)
+  }
+
+  listen(): () => void {
+    const stops = [
+      listen('messages:received', (message) => this.#receive(message)),
+      listen('outbox:changed', ({ conversationId, pending }) => {
+        if (conversationId === this.conversationId) this.#pending = pending
+      })
+    ]
+    return () => stops.forEach((stop) => stop())
+  }
+
+  /** Resolves with the opened conversation, or `null` when it failed or another was opened meanwhile. */
+  async open(id: ConversationId): Promise<Conversation | null> {
+    const previous = this.conversationId
+    if (previous !== null && previous !== id) void call('conversations:close', { conversationId: previous }).catch(() => {})
+    this.conversationId = id
+    this.conversation = null
+    this.messages = []
+    this.#pending = []
+    this.#early = []
+    this.hasOlder = false
+    this.olderError = null
+    this.status = 'loading'
+    this.error = null
+    try {
+      const opened = await call('conversations:open', { conversationId: id })
+      if (this.conversationId !== id) return null
+      this.conversation = opened.conversation
+      this.messages = mergeMessages(opened.messages, this.#early)
+      this.#early = []
+      this.hasOlder = opened.hasOlder
+      this.#pending = opened.pending
+      this.status = 'ready'
+      return opened.conversation
+    } catch (error) {
+      if (this.conversationId === id) {
+        this.status = 'error'
+        this.error = messageOf(error)
+      }
+      return null
+    }
+  }
+
+  async retryOpen(): Promise<void> {
+    if (this.conversationId !== null) await this.open(this.conversationId)
+  }
+
+  close(): void {
+    const id = this.conversationId
+    this.conversationId = null
+    this.conversation = null
+    this.messages = []
+    this.#pending = []
+    this.status = 'idle'
+    if (id !== null) void call('conversations:close', { conversationId: id }).catch(() => {})
+  }
+
+  /** Signing out: nothing of this user's may stay behind for the next. */
+  forget(): void {
+    this.close()
+    this.#drafts.clear()
+  }
+
+  async loadOlder(): Promise<void> {
+    const id = this.conversationId
+    const oldest = this.messages[0]
+    if (id === null || !oldest || !this.hasOlder || this.loadingOlder || this.status !== 'ready') return
+    this.loadingOlder = true
+    this.olderError = null
+    try {
+      const page = await call('messages:loadOlder', { conversationId: id, beforeId: oldest.id })
+      if (this.conversationId !== id) return
+      this.messages = mergeMessages(page.messages, this.messages)
+      this.hasOlder = page.hasOlder
+    } catch (error) {
+      if (this.conversationId === id) this.olderError = messageOf(error)
+    } finally {
+      this.loadingOlder = false
+    }
+  }
+
+  /**
+   * Hands the text to main's outbox. Throws when main did not take it, so the composer keeps the text.
+   */
+  async send(text: string): Promise<void> {
+    const id = this.conversationId
+    if (id === null) throw new Error('No conversation is open.')
+    const pending = await call('messages:send', { conversationId: id, text, clientId: crypto.randomUUID() })
+    if (this.conversationId === id) this.#upsertPending(pending)
+  }
+
+  async retry(clientId: string): Promise<void> {
+    const id = this.conversationId
+    if (id === null) return
+    try {
+      const pending = await call('messages:retry', { conversationId: id, clientId })
+      if (this.conversationId === id) this.#upsertPending(pending)
+    } catch (error) {
+      this.#markFailed(clientId, messageOf(error))
+    }
+  }
+
+  async discard(clientId: string): Promise<void> {
+    const id = this.conversationId
+    if (id === null) return
+    try {
+      await call('messages:discard', { conversationId: id, clientId })
+      if (this.conversationId === id) this.#pending = this.#pending.filter((p) => p.clientId !== clientId)
+    } catch (error) {
+      this.#markFailed(clientId, messageOf(error))
+    }
+  }
+
+  #receive(message: Message): void {
+    if (message.conversationId !== this.conversationId) return
+    if (this.status === 'loading') {
+      this.#early.push(message)
+      return
+    }
+    if (this.status !== 'ready') return
+    this.messages = mergeMessages(this.messages, [message])
+    this.#pending = this.#pending.filter((p) => p.clientId !== message.sourceGuid)
+  }
+
+  #upsertPending(pending: PendingMessage): void {
+    // It may already have been accepted (the message arrived before this reply did).
+    if (this.messages.some((m) => m.sourceGuid === pending.clientId)) return
+    const others = this.#pending.filter((p) => p.clientId !== pending.clientId)
+    this.#pending = [...others, pending].toSorted((a, b) => a.queuedAt - b.queuedAt)
+  }
+
+  #markFailed(clientId: string, error: string): void {
+    this.#pending = this.#pending.map((p) => (p.clientId === clientId ? { ...p, state: 'failed', error } : p))
+  }
+}

@@ -1,0 +1,51 @@
+// The sidebar's list: every conversation, groups and direct messages together, newest activity first.
+import type { Conversation, ConversationId } from '../../../../shared/domain'
+import { call, messageOf } from '../ipc'
+
+export class ConversationsModel {
+  #all = $state<Conversation[]>([])
+  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
+  error = $state<string | null>(null)
+  selectedId = $state<ConversationId | null>(null)
+
+  sorted: Conversation[] = $derived(
+    // Ties (same second) fall back to the name so the order does not jitter between updates.
+    this.#all.toSorted((a, b) => b.lastActivityAt - a.lastActivityAt || a.name.localeCompare(b.name))
+  )
+  selected: Conversation | null = $derived(this.#all.find((c) => c.id === this.selectedId) ?? null)
+  totalUnread = $derived(this.#all.reduce((sum, c) => sum + c.unreadCount, 0))
+
+  async load(): Promise<void> {
+    this.status = 'loading'
+    this.error = null
+    try {
+      this.replace(await call('conversations:list', {}))
+    } catch (error) {
+      this.status = 'error'
+      this.error = messageOf(error)
+    }
+  }
+
+  /** Main sends the whole list whenever anything in it changes. */
+  replace(list: Conversation[]): void {
+    this.#all = list
+    this.status = 'ready'
+    this.error = null
+  }
+
+  /** Keeps one entry fresh with what `conversations:open` returned, before the next full list. */
+  update(conversation: Conversation): void {
+    this.#all = this.#all.map((c) => (c.id === conversation.id ? conversation : c))
+  }
+
+  select(id: ConversationId | null): void {
+    this.selectedId = id
+  }
+
+  clear(): void {
+    this.#all = []
+    this.status = 'idle'
+    this.error = null
+    this.selectedId = null
+  }
+}
