@@ -1,0 +1,13 @@
+import { render } from '@testing-library/svelte'
+import App from '../App.svelte'
+import { AppModel } from '../lib/state/app.svelte'
+import type { FakeApi } from './fake-api'
+
+/** Boots the whole renderer against a fake main, the way main.ts does against the real one. */
+export async function startApp(fake: FakeApi) {
+  fake.install()
+  const app = new AppModel()
+  const rendered = render(App, { props: { app } })
+  await app.start()
+  return { app, ...rendered }
+}
