@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { AppCore, AppCoreDependencies } from '../core/app-core'
+import type { InvokeHandlers } from '../ipc/handlers'
+import { startBrowserApp, type BrowserApp } from './app'
+
+let workDir: string
+let rendererDir: string
+const apps: BrowserApp[] = []
+const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+
+beforeEach(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'parley-app-'))
+  rendererDir = join(workDir, 'renderer')
+  await mkdir(rendererDir)
+  await writeFile(join(rendererDir, 'index.html'), '<!doctype html>')
+})
+
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()))
+  await rm(workDir, { recursive: true, force: true })
+})
+
+function fakeCore() {
+  const built: AppCoreDependencies[] = []
+  const core: AppCore = {
+    handlers: new Proxy({} as InvokeHandlers, { get: () => async () => null }),
+    start: vi.fn(async () => undefined),
+    stop: vi.fn(async () => undefined)
+  }
+  return {
+    built,
+    core,
+    createCore: (dependencies: AppCoreDependencies) => {
+      built.push(dependencies)
+      return core
+    }
+  }
+}
+
+describe('startBrowserApp', () => {
+  it('builds a core on a private data directory and the service named by the environment', async () => {
+    const { built, core, createCore } = fakeCore()
+    const dataDir = join(workDir, 'alice')
+    const app = await startBrowserApp({
+      dataDir,
+      rendererDir,
+      environment: { PARLEY_SERVICE_ORIGIN: 'http://127.0.0.1:9999' },
+      log,
+      createCore
+    })
+    apps.push(app)
+    expect(app.config.baseUrl).toBe('http://127.0.0.1:9999/v3')
+    expect(app.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#secret=/)
+    expect(core.start).toHaveBeenCalled()
+    if (process.platform !== 'win32') expect((await stat(dataDir)).mode & 0o777).toBe(0o700)
+
+    const dependencies = built[0]
+    if (!dependencies) throw new Error('no core was built')
+    await dependencies.vault.save('t')
+    expect((await stat(join(dataDir, 'session-token'))).isFile()).toBe(true)
+    dependencies.preferences.set('deviceId', 'd1')
+    expect((await stat(join(dataDir, 'settings.json'))).isFile()).toBe(true)
+    expect(dependencies.window.isFocused()).toBe(false)
+
+    const onClick = vi.fn()
+    dependencies.notifier.show({ title: 'Ada', body: 'hello', onClick })
+    expect(app.notifications).toHaveLength(1)
+    app.notifications[0]?.onClick()
+    expect(onClick).toHaveBeenCalled()
+  })
+
+  it('runs two apps in one process, one per user, apart', async () => {
+    const alice = fakeCore()
+    const bob = fakeCore()
+    const one = await startBrowserApp({ dataDir: join(workDir, 'alice'), rendererDir, environment: {}, log, createCore: alice.createCore })
+    const two = await startBrowserApp({ dataDir: join(workDir, 'bob'), rendererDir, environment: {}, log, createCore: bob.createCore })
+    apps.push(one, two)
+    expect(one.origin).not.toBe(two.origin)
+    await alice.built[0]?.vault.save('alice-token')
+    expect(await bob.built[0]?.vault.load()).toBeNull()
+  })
+
+  it('stops the core when closed', async () => {
+    const { core, createCore } = fakeCore()
+    const app = await startBrowserApp({ dataDir: join(workDir, 'd'), rendererDir, environment: {}, log, createCore })
+    await app.close()
+    expect(core.stop).toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,119 @@
+// Browser mode's composition root: the same core as the desktop app, with file-based adapters,
+// served to a browser tab by the host. Each call is a whole app with its own data directory, so
+// one process can run several (end-to-end tests run one per user).
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import type { ServiceConfig } from '../api/service-config'
+import type { AppCore, AppCoreDependencies } from '../core/app-core'
+import type { DesktopNotification, Log } from '../core/ports'
+import { EventQueue } from '../ipc/event-queue'
+import { createConsoleLog } from '../desktop/console-log'
+import { originOf } from '../desktop/content-security-policy'
+import { StoredPreferences } from '../desktop/preferences'
+import { chooseServiceConfig } from '../desktop/service-settings'
+import { ensurePrivateDirectory } from './data-dir'
+import { FileTokenVault } from './file-token-vault'
+import { startBrowserHost } from './host'
+import { JsonFileStore } from './json-file-store'
+import { PageWindow } from './page-window'
+import { RecordingNotifier } from './recording-notifier'
+
+export interface BrowserAppOptions {
+  /** Where the session token and preferences are kept; created private (0700) if missing. */
+  dataDir: string
+  /** The built renderer: `out/renderer`. */
+  rendererDir: string
+  /** Which service to use; by default the saved `service` setting overlaid with `environment`'s PARLEY_* variables. */
+  config?: ServiceConfig
+  environment?: Record<string, string | undefined>
+  host?: string
+  /** 0 (the default) picks a free port. */
+  port?: number
+  log?: Log
+  /** How links reach a browser; by default the system's opener (xdg-open, open, start). */
+  openExternal?: (url: string) => Promise<void>
+  /** Builds the core; tests may substitute one. */
+  createCore?: (dependencies: AppCoreDependencies) => AppCore
+}
+
+export interface BrowserApp {
+  /** Open this in a browser: it carries the per-launch secret in its fragment. */
+  url: string
+  origin: string
+  config: ServiceConfig
+  /** Notifications the app has shown, most recent last. */
+  notifications: readonly DesktopNotification[]
+  /** Stops the core, then the host. */
+  close(): Promise<void>
+}
+
+export async function startBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {
+  const log = options.log ?? createConsoleLog('browser')
+  ensurePrivateDirectory(options.dataDir)
+  const settings = new JsonFileStore(join(options.dataDir, 'settings.json'), log)
+  const config = options.config ?? chooseServiceConfig(settings.get('service'), options.environment ?? process.env)
+  const events = new EventQueue()
+  const window = new PageWindow()
+  const notifier = new RecordingNotifier(log)
+
+  // Loaded only when needed, so a test with its own core never loads the REST and push stack.
+  const createCore = options.createCore ?? (await import('../core/app-core')).createAppCore
+  const core = createCore({
+    config,
+    vault: new FileTokenVault(options.dataDir, log),
+    preferences: new StoredPreferences(settings, log),
+    notifier,
+    window,
+    events,
+    openExternal: options.openExternal ?? ((url) => openWithSystem(url, log)),
+    log
+  })
+
+  const host = await startBrowserHost({
+    handlers: core.handlers,
+    events,
+    window,
+    rendererDir: options.rendererDir,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    port: options.port ?? 0,
+    imageOrigins: originOf(config.imageServiceUrl),
+    log
+  })
+  try {
+    await core.start()
+  } catch (error) {
+    await host.close()
+    throw error
+  }
+
+  return {
+    url: host.url,
+    origin: host.origin,
+    config,
+    get notifications() {
+      return notifier.shown
+    },
+    async close() {
+      await core.stop()
+      await host.close()
+    }
+  }
+}
+
+/** Opens an http(s) link in the user's default browser. */
+async function openWithSystem(url: string, log: Log): Promise<void> {
+  const { protocol } = new URL(url)
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    log.warn('refused to open a link that is not http(s)', { url })
+    return
+  }
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['explorer.exe', [url]]
+        : ['xdg-open', [url]]
+  const child = spawn(command, args, { stdio: 'ignore', detached: true })
+  child.on('error', (error) => log.warn(`could not open ${url} with ${command}`, error))
+  child.unref()
+}

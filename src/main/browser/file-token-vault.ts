@@ -1,0 +1,45 @@
+// Browser mode has no OS keychain to lean on, so the token sits in a file only the user can read
+// (0600, inside a 0700 directory), the way command-line tools keep their credentials.
+import { chmod, readFile, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Log, TokenVault } from '../core/ports'
+import { FILE_MODE, writeFileAtomically } from './data-dir'
+
+export const TOKEN_FILE_NAME = 'session-token'
+
+export class FileTokenVault implements TokenVault {
+  readonly #file: string
+  readonly #log: Log
+
+  constructor(dataDir: string, log: Log) {
+    this.#file = join(dataDir, TOKEN_FILE_NAME)
+    this.#log = log
+  }
+
+  async load(): Promise<string | null> {
+    let token: string
+    try {
+      token = (await readFile(this.#file, 'utf8')).trim()
+    } catch (error) {
+      if (isMissing(error)) return null
+      throw error
+    }
+    if (process.platform !== 'win32' && ((await stat(this.#file)).mode & 0o077) !== 0) {
+      this.#log.warn(`${this.#file} was readable by others; it is now readable by you only`)
+      await chmod(this.#file, FILE_MODE)
+    }
+    return token === '' ? null : token
+  }
+
+  async save(token: string): Promise<void> {
+    writeFileAtomically(this.#file, token)
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.#file, { force: true })
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ENOENT'
+}

@@ -1,0 +1,192 @@
+// Browser mode's host: serves the built renderer on a loopback address and carries the contract
+// over a WebSocket that only the page we opened can join. The page proves that with the
+// per-launch secret it was handed in the URL fragment (which browsers never send to servers or
+// put in Referer headers), and its Origin must be this host's own, so another site open in the
+// same browser can neither connect nor read anything. Each call is one instance: run two for two
+// users in one process.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createServer, STATUS_CODES, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import type { Log } from '../core/ports'
+import { createDispatch } from '../ipc/dispatch'
+import type { EventQueue } from '../ipc/event-queue'
+import type { InvokeHandlers } from '../ipc/handlers'
+import { contentSecurityPolicy } from '../desktop/content-security-policy'
+import { BRIDGE_PATH, pageFrameSchema, type HostFrame } from './bridge-protocol'
+import { PageWindow } from './page-window'
+import { staticFiles } from './static-files'
+
+export interface BrowserHostOptions {
+  handlers: InvokeHandlers
+  events: EventQueue
+  /** The built renderer: `out/renderer`. */
+  rendererDir: string
+  /** Loopback only, unless you know why: the page is the user's whole account. */
+  host?: string
+  /** 0 picks a free port. */
+  port?: number
+  /** Told whether the page is visible and focused; one is created if not given. */
+  window?: PageWindow
+  /** Where images may load from (the image service's origin), for the CSP. */
+  imageOrigins?: readonly string[]
+  log: Log
+}
+
+export interface BrowserHost {
+  /** Open this: it carries the secret in its fragment. */
+  url: string
+  origin: string
+  secret: string
+  window: PageWindow
+  close(): Promise<void>
+}
+
+const MAX_FRAME_BYTES = 1024 * 1024
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const { events, log } = options
+  const host = options.host ?? '127.0.0.1'
+  const window = options.window ?? new PageWindow()
+  const dispatch = createDispatch(options.handlers, log)
+  const files = await staticFiles(options.rendererDir)
+  const secret = randomBytes(32).toString('base64url')
+  const secretDigest = digest(secret)
+
+  const server = createServer()
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
+  const origin = `http://${authority}`
+  const headers = securityHeaders(
+    contentSecurityPolicy({ imageOrigins: options.imageOrigins ?? [], connectSources: [`ws://${authority}`] })
+  )
+
+  server.on('request', (request, response) => {
+    // A page on another name that resolves here (DNS rebinding) gets nothing.
+    if (request.headers.host !== authority) {
+      response.writeHead(421, headers).end()
+      return
+    }
+    files.serve(request, response, headers).catch((error: unknown) => {
+      log.warn('could not serve a file', error)
+      if (!response.headersSent) response.writeHead(500, headers)
+      response.end()
+    })
+  })
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', origin)
+    if (request.headers.host !== authority || url.pathname !== BRIDGE_PATH) return refuse(socket, 404)
+    const offered = url.searchParams.get('secret')
+    if (offered === null || !timingSafeEqual(digest(offered), secretDigest)) {
+      log.warn('refused a bridge connection without the right secret')
+      return refuse(socket, 401)
+    }
+    if (request.headers.origin !== origin) {
+      log.warn('refused a bridge connection from another origin', { origin: request.headers.origin })
+      return refuse(socket, 403)
+    }
+    sockets.handleUpgrade(request, socket, head, (connection) => connect(connection))
+  })
+
+  let current: WebSocket | null = null
+
+  function connect(socket: WebSocket): void {
+    // One page at a time: the newest tab takes over, the older one is told why it was dropped.
+    if (current !== null) {
+      events.detach()
+      current.close(4000, 'The app was opened in another tab.')
+    }
+    current = socket
+    window.setFocused(false)
+    socket.on('message', (data, isBinary) => void receive(socket, data, isBinary))
+    socket.on('close', () => {
+      if (current !== socket) return
+      current = null
+      events.detach()
+      window.setFocused(false)
+    })
+  }
+
+  async function receive(socket: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
+    if (socket !== current) return
+    const frame = isBinary ? undefined : parseFrame(data)
+    if (frame === undefined) {
+      log.warn('closed a bridge connection that sent a malformed frame')
+      socket.close(1008, 'Malformed frame')
+      return
+    }
+    if (frame.type === 'focus') {
+      window.setFocused(frame.focused)
+      return
+    }
+    const result = await dispatch(frame.channel, frame.payload)
+    send(socket, { type: 'result', id: frame.id, result })
+    if (frame.channel === 'app:ready' && result.ok && socket === current) {
+      events.attach((event, payload) => send(socket, { type: 'event', event, payload }))
+    }
+  }
+
+  return {
+    url: `${origin}/#secret=${secret}`,
+    origin,
+    secret,
+    window,
+    async close() {
+      events.detach()
+      window.setFocused(false)
+      for (const client of sockets.clients) client.terminate()
+      sockets.close()
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+    }
+  }
+}
+
+function parseFrame(data: RawData): ReturnType<typeof pageFrameSchema.parse> | undefined {
+  try {
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
+    const parsed = pageFrameSchema.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function send(socket: WebSocket, frame: HostFrame): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame))
+}
+
+function refuse(socket: Duplex, status: number): void {
+  socket.once('finish', () => socket.destroy())
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+}
+
+// Comparing digests keeps the comparison constant-time whatever length was offered.
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest()
+}
+
+function securityHeaders(policy: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': policy,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    'Cache-Control': 'no-store'
+  }
+}
