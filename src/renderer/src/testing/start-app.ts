@@ -4,10 +4,10 @@ import { AppModel } from '../lib/state/app.svelte'
 import type { FakeApi } from './fake-api'
 
 /** Boots the whole renderer against a fake main, the way main.ts does against the real one. */
-export async function startApp(fake: FakeApi) {
+export async function startApp(fake: FakeApi): Promise<{ app: AppModel; container: HTMLElement }> {
   fake.install()
   const app = new AppModel()
-  const rendered = render(App, { props: { app } })
+  const { container } = render(App, { props: { app } })
   await app.start()
-  return { app, ...rendered }
+  return { app, container }
 }

@@ -1,0 +1,111 @@
+import { screen, waitFor, within } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import { conversation, FakeApi, me } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+function signedIn(): FakeApi {
+  return new FakeApi().returns('session:get', { status: 'signedIn', me })
+}
+
+describe('conversation list', () => {
+  it('puts groups and direct messages together, newest activity first', async () => {
+    const fake = signedIn().returns('conversations:list', [
+      conversation({ id: 'g1', name: 'Book club', lastActivityAt: 1_700_000_100 }),
+      conversation({ id: '1+2', kind: 'dm', name: 'Grace Hopper', lastActivityAt: 1_700_000_300 }),
+      conversation({ id: 'g2', name: 'Climbing', lastActivityAt: 1_700_000_200 })
+    ])
+    await startApp(fake)
+
+    const list = await screen.findByRole('list', { name: 'Conversations' })
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3))
+    const names = within(list).getAllByRole('button').map((button) => button.textContent)
+    expect(names[0]).toContain('Grace Hopper')
+    expect(names[1]).toContain('Climbing')
+    expect(names[2]).toContain('Book club')
+  })
+
+  it('shows the last message and an unread badge a screen reader can name', async () => {
+    const fake = signedIn().returns('conversations:list', [
+      conversation({
+        id: 'g1',
+        name: 'Book club',
+        unreadCount: 3,
+        preview: { senderName: 'Grace', text: 'Chapter 4 tonight?', hasAttachments: false }
+      })
+    ])
+    await startApp(fake)
+
+    const item = await screen.findByRole('button', { name: /Book club/ })
+    expect(item).toHaveTextContent('Grace: Chapter 4 tonight?')
+    expect(item).toHaveAccessibleName(expect.stringContaining('3 unread'))
+  })
+
+  it('reorders when main sends a new list', async () => {
+    const fake = signedIn().returns('conversations:list', [
+      conversation({ id: 'g1', name: 'Book club', lastActivityAt: 1_700_000_100 }),
+      conversation({ id: 'g2', name: 'Climbing', lastActivityAt: 1_700_000_200 })
+    ])
+    await startApp(fake)
+    await screen.findByRole('button', { name: /Climbing/ })
+
+    fake.emit('conversations:changed', [
+      conversation({ id: 'g1', name: 'Book club', lastActivityAt: 1_700_000_900, unreadCount: 1 }),
+      conversation({ id: 'g2', name: 'Climbing', lastActivityAt: 1_700_000_200 })
+    ])
+
+    const list = screen.getByRole('list', { name: 'Conversations' })
+    await waitFor(() => expect(within(list).getAllByRole('button')[0]).toHaveAccessibleName(/Book club.*1 unread/))
+  })
+
+  it('offers to try again when the list cannot be loaded', async () => {
+    const fake = signedIn().fails('conversations:list', 'NETWORK', 'Cannot reach the service.')
+    await startApp(fake)
+
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the service.'))
+    fake.returns('conversations:list', [conversation({ id: 'g1', name: 'Book club' })])
+    screen.getByRole('button', { name: 'Try again' }).click()
+
+    expect(await screen.findByRole('button', { name: /Book club/ })).toBeInTheDocument()
+  })
+})
+
+describe('header', () => {
+  it('shows the connection as main reports it', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+
+    const status = await screen.findByRole('status')
+    expect(status).toHaveTextContent('Connecting…')
+    for (const [state, text] of [
+      ['connected', 'Connected'],
+      ['reconnecting', 'Reconnecting…'],
+      ['offline', 'Offline']
+    ] as const) {
+      fake.emit('push:status', state)
+      await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(text))
+    }
+  })
+
+  it('signs out', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+
+    ;(await screen.findByRole('button', { name: 'Sign out' })).click()
+
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    expect(fake.callsTo('session:signOut')).toHaveLength(1)
+  })
+
+  it('registers every listener before telling main it is ready', async () => {
+    const fake = signedIn()
+    const listening: number[] = []
+    fake.handle('app:ready', () => {
+      listening.push(fake.listenerCount('session:changed'), fake.listenerCount('messages:received'), fake.listenerCount('push:status'))
+      return { ok: true, value: null }
+    })
+    await startApp(fake)
+
+    expect(listening).toEqual([1, 1, 1])
+    expect(fake.calls[0]?.channel).toBe('app:ready')
+  })
+})
