@@ -1,0 +1,433 @@
+// The live connection to the push gateway (service-api.md §14): faye's Bayeux client plus what the
+// service adds on top of Bayeux. Subscriptions carry the token and a fresh timestamp; deliveries
+// are decoded and re-emitted as typed events; and the connection's health is reported as a
+// PushStatus, with `reconnected` once every followed channel is live again after an outage, so
+// the caller can catch up over REST on what it may have missed.
+//
+// faye does most of the recovering itself. It retries failed requests; on `401::Unknown client`
+// (the service restarted and forgot us) it handshakes again and re-subscribes every channel it
+// knows, and our outgoing extension stamps each of those subscribes with a fresh timestamp. Two
+// gaps remain, handled here: a subscribe that *fails* with `Unknown client` is dropped from
+// faye's own list, so it is re-made; and a subscribe that sat in faye's retry queue through a long
+// outage carries a timestamp the service now refuses, so it is re-made once with a fresh one.
+import faye from 'faye'
+import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
+import type { ConversationId, Message, PushStatus } from '../../shared/domain'
+import type { WireMessage } from '../api/decoders'
+import type { ServiceConfig } from '../api/service-config'
+import { chatIdFor, conversationIdOf, toMessage } from '../api/to-domain'
+import type { Log } from '../core/ports'
+import { conversationOfChannel } from './channels'
+import { decodePushData, type WireMembershipGroup, type WireReaction } from './push-events'
+import { TypedEmitter } from './typed-emitter'
+
+export interface MessageEvent {
+  channel: string
+  message: Message
+  /** The decoded wire message, for what the domain model leaves out (reactions, events, …). */
+  wire: WireMessage
+}
+
+export interface PushEvents {
+  status: PushStatus
+  /** The connection is back after an outage and every followed channel is subscribed again. */
+  reconnected: undefined
+  lineCreated: MessageEvent & { alert: string | null }
+  directMessageCreated: MessageEvent & { alert: string | null }
+  membershipCreated: { channel: string; group: WireMembershipGroup; alert: string | null }
+  favorite: MessageEvent & { reactions: WireReaction[]; actorId: string | null }
+  messageDeleted: MessageEvent
+  messageUpdated: MessageEvent
+  /** `startedAt` is Unix milliseconds. */
+  typing: { channel: string; conversationId: ConversationId | null; userId: string; startedAt: number }
+  /** The service refused a subscription (bad token, forbidden channel, …); it is not retried. */
+  subscriptionRefused: { channel: string; error: PushSubscriptionError }
+}
+
+/** A subscription the service refused: `code` and `reason` come from its `error`, e.g. `403::Forbidden channel`. */
+export class PushSubscriptionError extends Error {
+  readonly channel: string
+  readonly code: number | null
+  readonly reason: string
+
+  constructor(channel: string, code: number | null, reason: string) {
+    super(`subscription to ${channel} refused${code === null ? '' : ` (${code})`}: ${reason}`)
+    this.name = 'PushSubscriptionError'
+    this.channel = channel
+    this.code = code
+    this.reason = reason
+  }
+}
+
+export interface PushConnectionDependencies {
+  config: ServiceConfig
+  getToken: () => string | null
+  log: Log
+  /** Unix milliseconds; the subscribe timestamp is derived from it. */
+  now?: () => number
+  /** Seconds before the first retry of a failed request; doubles on each further failure. */
+  retrySeconds?: number
+  /** Ceiling of the retry backoff, in seconds. */
+  maxRetrySeconds?: number
+}
+
+type ChannelState = {
+  state: 'pending' | 'subscribed'
+  subscription: Subscription
+  waiters: { resolve: () => void; reject: (error: Error) => void }[]
+}
+
+/** A subscribe older than this when refused for its timestamp went stale in faye's retry queue. */
+const STALE_SUBSCRIBE_MS = 60_000
+
+const BAYEUX_ERROR = /^(\d{3})?:[^:]*:(.*)$/
+
+export class PushConnection {
+  readonly #deps: PushConnectionDependencies
+  readonly #now: () => number
+  readonly #events: TypedEmitter<PushEvents>
+  readonly #channels = new Map<string, ChannelState>()
+  /** Outgoing subscribe message ids, so each reply (ours or faye's re-subscribes) finds its channel. */
+  readonly #subscribesInFlight = new Map<string, { channel: string; sentAt: number }>()
+  #client: Client | null = null
+  #status: PushStatus = 'offline'
+  #closed = false
+  #transportUp = false
+  /** The service has forgotten this client; nothing counts as live until a new handshake. */
+  #needsHandshake = false
+  #recovering = false
+
+  constructor(deps: PushConnectionDependencies) {
+    this.#deps = deps
+    this.#now = deps.now ?? Date.now
+    this.#events = new TypedEmitter((event, error) => deps.log.error(`push: a ${String(event)} listener failed`, error))
+  }
+
+  get status(): PushStatus {
+    return this.#status
+  }
+
+  on<E extends keyof PushEvents>(event: E, listener: (payload: PushEvents[E]) => void): () => void {
+    return this.#events.on(event, listener)
+  }
+
+  /** Connects (faye handshakes over long polling, then upgrades to WebSocket). Idempotent. */
+  start(): void {
+    if (this.#closed || this.#client !== null) return
+    const client = new faye.Client(this.#deps.config.pushUrl, {
+      // faye builds its WebSocket URL by swapping http→ws in the endpoint it is given, so the
+      // separately configured WebSocket address is handed over in http form (§1: never derived).
+      endpoints: { websocket: this.#deps.config.pushWsUrl.replace(/^ws(s?):/, 'http$1:') },
+      retry: this.#deps.retrySeconds ?? 1,
+      scheduler: backoffScheduler(this.#deps.retrySeconds ?? 1, this.#deps.maxRetrySeconds ?? 30, () => this.#closed)
+    })
+    client.addExtension(this.#extension)
+    client.bind('transport:down', this.#onTransportDown)
+    client.bind('transport:up', this.#onTransportUp)
+    this.#client = client
+    this.#setStatus('connecting')
+    client.connect()
+  }
+
+  /** Subscribes to `channel` and keeps it subscribed across reconnects until `unfollow`. */
+  follow(channel: string): void {
+    if (this.#closed || this.#channels.has(channel)) return
+    this.start()
+    this.#subscribe(channel, [])
+  }
+
+  unfollow(channel: string): void {
+    const entry = this.#channels.get(channel)
+    if (entry === undefined) return
+    this.#channels.delete(channel)
+    entry.subscription.cancel()
+    for (const waiter of entry.waiters) waiter.reject(new PushSubscriptionError(channel, null, 'unfollowed'))
+    this.#evaluate()
+  }
+
+  /** The channels being followed, subscribed or not yet. */
+  followed(): string[] {
+    return [...this.#channels.keys()]
+  }
+
+  isSubscribed(channel: string): boolean {
+    return this.#channels.get(channel)?.state === 'subscribed'
+  }
+
+  /** Resolves once the service has confirmed the subscription; rejects if it refuses it. */
+  whenSubscribed(channel: string): Promise<void> {
+    const entry = this.#channels.get(channel)
+    if (entry === undefined) return Promise.reject(new PushSubscriptionError(channel, null, 'not followed'))
+    if (entry.state === 'subscribed') return Promise.resolve()
+    return new Promise((resolve, reject) => entry.waiters.push({ resolve, reject }))
+  }
+
+  /** Tells the others in a conversation that this user is typing (§14.3); best effort. */
+  sendTyping(channel: string, userId: string): void {
+    if (this.#client === null || this.#closed) return
+    this.#client
+      .publish(channel, { type: 'typing', user_id: userId, started: this.#now() })
+      .then(undefined, (error) => this.#deps.log.warn(`push: typing on ${channel} not sent`, error))
+  }
+
+  /** Disconnects and stops every retry. The connection cannot be started again. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    for (const [channel, entry] of this.#channels) {
+      for (const waiter of entry.waiters) waiter.reject(new PushSubscriptionError(channel, null, 'connection closed'))
+    }
+    this.#channels.clear()
+    const client = this.#client
+    this.#client = null
+    if (client !== null) {
+      client.unbind('transport:down', this.#onTransportDown)
+      client.unbind('transport:up', this.#onTransportUp)
+      const disconnected = client.disconnect()
+      // The goodbye is a courtesy: a service that is down cannot answer it.
+      if (disconnected !== undefined) {
+        await Promise.race([disconnected.then(undefined, () => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())])
+      }
+    }
+    this.#setStatus('offline')
+  }
+
+  #subscribe(channel: string, waiters: ChannelState['waiters']): void {
+    const client = this.#client
+    if (client === null) return
+    const subscription = client.subscribe(channel, (data) => this.#deliver(channel, data))
+    const entry: ChannelState = { state: 'pending', subscription, waiters }
+    this.#channels.set(channel, entry)
+    // faye rejects only the subscribes it sent on our behalf (not its own re-subscribes after a
+    // handshake), and when it does it forgets the channel. Outcomes are tracked by the extension;
+    // this only restores a channel that faye dropped because the service had forgotten the client.
+    subscription.then(undefined, (error) => {
+      if (this.#channels.get(channel) !== entry) return
+      if (error.code === 401 && /unknown client/i.test(error.message)) this.#resubscribe(channel)
+    })
+  }
+
+  #resubscribe(channel: string): void {
+    const entry = this.#channels.get(channel)
+    if (entry === undefined || this.#closed) return
+    entry.subscription.cancel()
+    this.#subscribe(channel, entry.waiters)
+  }
+
+  readonly #extension: Extension = {
+    outgoing: (message: BayeuxMessage, callback: (message: BayeuxMessage | null) => void) => {
+      const token = this.#deps.getToken()
+      if (message.channel === '/meta/subscribe') {
+        const sentAt = this.#now()
+        message.ext = { ...message.ext, access_token: token, timestamp: Math.floor(sentAt / 1000) }
+        const channel = typeof message.subscription === 'string' ? message.subscription : null
+        if (message.id !== undefined && channel !== null) this.#subscribesInFlight.set(message.id, { channel, sentAt })
+      } else if (!message.channel.startsWith('/meta/')) {
+        message.ext = { ...message.ext, access_token: token }
+      }
+      callback(message)
+    },
+    incoming: (message: BayeuxMessage, callback: (message: BayeuxMessage | null) => void) => {
+      try {
+        this.#observe(message)
+      } catch (error) {
+        this.#deps.log.error('push: could not follow a Bayeux reply', error)
+      }
+      callback(message)
+    }
+  }
+
+  /** Reads the replies that tell whether the service still knows us and which subscriptions hold. */
+  #observe(message: BayeuxMessage): void {
+    if (message.advice?.reconnect === 'handshake' || /^401::unknown client/i.test(message.error ?? '')) {
+      this.#forgetSubscriptions()
+      this.#needsHandshake = true
+    }
+    if (message.channel === '/meta/handshake' && message.successful === true) {
+      // A new client id: the service holds no subscription for it until faye re-makes them.
+      this.#forgetSubscriptions()
+      this.#needsHandshake = false
+      this.#evaluate()
+      return
+    }
+    if (message.channel !== '/meta/subscribe' || message.id === undefined) return
+    const sent = this.#subscribesInFlight.get(message.id)
+    this.#subscribesInFlight.delete(message.id)
+    const channel = sent?.channel ?? (typeof message.subscription === 'string' ? message.subscription : null)
+    if (channel === null) return
+    const entry = this.#channels.get(channel)
+    if (entry === undefined) return
+
+    if (message.successful === true) {
+      entry.state = 'subscribed'
+      const waiters = entry.waiters.splice(0)
+      for (const waiter of waiters) waiter.resolve()
+      this.#evaluate()
+      return
+    }
+
+    const { code, reason } = parseBayeuxError(message.error)
+    if (code === 401 && /unknown client/i.test(reason)) return
+    if (code === 401 && /timestamp/i.test(reason) && sent !== undefined && this.#now() - sent.sentAt > STALE_SUBSCRIBE_MS) {
+      this.#deps.log.info(`push: re-subscribing to ${channel} with a fresh timestamp`)
+      setTimeout(() => this.#resubscribe(channel), 0)
+      return
+    }
+    // Refused for good (bad token, forbidden or invalid channel): report it and stop, so a token
+    // that no longer works never turns into a hot loop of subscribes.
+    const error = new PushSubscriptionError(channel, code, reason)
+    this.#deps.log.warn(`push: ${error.message}`)
+    this.#channels.delete(channel)
+    setTimeout(() => entry.subscription.cancel(), 0)
+    for (const waiter of entry.waiters) waiter.reject(error)
+    this.#events.emit('subscriptionRefused', { channel, error })
+    this.#evaluate()
+  }
+
+  #forgetSubscriptions(): void {
+    for (const entry of this.#channels.values()) entry.state = 'pending'
+  }
+
+  readonly #onTransportDown = (): void => {
+    this.#transportUp = false
+    if (this.#closed) return
+    if (this.#status === 'connected') {
+      this.#recovering = true
+      this.#setStatus('reconnecting')
+    }
+  }
+
+  readonly #onTransportUp = (): void => {
+    this.#transportUp = true
+    this.#evaluate()
+  }
+
+  /** Connected means: the transport works, the service knows us, and every followed channel is live. */
+  #evaluate(): void {
+    if (this.#closed || !this.#transportUp || this.#needsHandshake) return
+    for (const entry of this.#channels.values()) if (entry.state !== 'subscribed') return
+    if (this.#status === 'connected') return
+    this.#setStatus('connected')
+    if (this.#recovering) {
+      this.#recovering = false
+      this.#events.emit('reconnected', undefined)
+    }
+  }
+
+  #setStatus(status: PushStatus): void {
+    if (this.#status === status) return
+    this.#status = status
+    this.#events.emit('status', status)
+  }
+
+  #deliver(channel: string, data: unknown): void {
+    const decoded = decodePushData(data)
+    if (!decoded.ok) {
+      this.#deps.log.warn(`push: skipped an unreadable delivery on ${channel}`, decoded.error)
+      return
+    }
+    const event = decoded.event
+    switch (event.type) {
+      case 'line.create':
+      case 'direct_message.create':
+      case 'message.deleted':
+      case 'message.update':
+      case 'favorite': {
+        const conversationId = conversationOfMessage(channel, event.message)
+        if (conversationId === null) {
+          this.#deps.log.warn(`push: skipped a ${event.type} on ${channel} that names no conversation`)
+          return
+        }
+        const base: MessageEvent = { channel, message: toMessage(event.message, conversationId), wire: event.message }
+        if (event.type === 'line.create') this.#events.emit('lineCreated', { ...base, alert: event.alert })
+        else if (event.type === 'direct_message.create') this.#events.emit('directMessageCreated', { ...base, alert: event.alert })
+        else if (event.type === 'message.deleted') this.#events.emit('messageDeleted', base)
+        else if (event.type === 'message.update') this.#events.emit('messageUpdated', base)
+        else this.#events.emit('favorite', { ...base, reactions: event.reactions, actorId: event.actorId })
+        return
+      }
+      case 'membership.create':
+        this.#events.emit('membershipCreated', { channel, group: event.group, alert: event.alert })
+        return
+      case 'typing':
+        this.#events.emit('typing', { channel, conversationId: conversationOfChannel(channel), userId: event.userId, startedAt: event.startedAt })
+        return
+      case 'ping':
+        return
+      case 'unknown':
+        this.#deps.log.info(`push: ignored a ${event.rawType ?? 'typeless'} delivery on ${channel}`)
+        return
+    }
+  }
+}
+
+/** The conversation a pushed message belongs to: as it says, else as its channel says, else its two parties. */
+function conversationOfMessage(channel: string, wire: WireMessage): ConversationId | null {
+  const own = conversationIdOf(wire)
+  if (own !== null) return own
+  const fromChannel = conversationOfChannel(channel)
+  if (fromChannel !== null) return fromChannel
+  const sender = wire.sender_id ?? wire.user_id
+  if (wire.recipient_id !== null && sender !== null && sender !== 'system') return chatIdFor(sender, wire.recipient_id)
+  return null
+}
+
+function parseBayeuxError(error: string | undefined): { code: number | null; reason: string } {
+  const match = BAYEUX_ERROR.exec(error ?? '')
+  if (match === null) return { code: null, reason: error ?? 'refused' }
+  return { code: match[1] === undefined ? null : Number(match[1]), reason: match[2] ?? '' }
+}
+
+function channelOf(message: unknown): unknown {
+  return typeof message === 'object' && message !== null && 'channel' in message ? message.channel : undefined
+}
+
+interface SchedulerOptions {
+  timeout: number
+  interval: number
+  attempts?: number
+  deadline?: number
+}
+
+/**
+ * faye's retry policy (its documented `scheduler` option): the same bookkeeping as its own, but
+ * with an exponential backoff instead of a fixed interval, and nothing delivered once closed.
+ */
+function backoffScheduler(initialSeconds: number, maxSeconds: number, isClosed: () => boolean) {
+  return class BackoffScheduler {
+    readonly message: unknown
+    readonly options: SchedulerOptions
+    attempts = 0
+
+    constructor(message: unknown, options: SchedulerOptions) {
+      this.message = message
+      this.options = options
+    }
+
+    getTimeout(): number {
+      return this.options.timeout
+    }
+
+    getInterval(): number {
+      return Math.min(maxSeconds, initialSeconds * 2 ** Math.max(0, this.attempts - 1))
+    }
+
+    isDeliverable(): boolean {
+      // Once closed, only the goodbye goes out, and only once.
+      if (isClosed() && (this.attempts > 0 || channelOf(this.message) !== '/meta/disconnect')) return false
+      if (this.options.attempts !== undefined && this.attempts >= this.options.attempts) return false
+      if (this.options.deadline !== undefined && Date.now() > this.options.deadline) return false
+      return true
+    }
+
+    send(): void {
+      this.attempts += 1
+    }
+
+    succeed(): void {}
+
+    fail(): void {}
+
+    abort(): void {}
+  }
+}
