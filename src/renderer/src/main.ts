@@ -1,10 +1,14 @@
 import { mount } from 'svelte'
 import App from './App.svelte'
+import { installBrowserBridge } from './lib/browser-bridge'
 import { AppModel } from './lib/state/app.svelte'
 import './theme.css'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('index.html has no #app element')
+
+// In Electron the preload has set window.api; in browser mode the bridge sets it now.
+installBrowserBridge()
 
 const app = new AppModel()
 mount(App, { target, props: { app } })

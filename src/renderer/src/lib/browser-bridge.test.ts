@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Api } from '../../../shared/ipc'
+import { installBrowserBridge } from './browser-bridge'
+
+/** Stands in for the browser's WebSocket; the host's side is tested over a real socket in src/main/browser. */
+class FakeSocket extends EventTarget {
+  static readonly CONNECTING = 0
+  static readonly OPEN = 1
+  static instances: FakeSocket[] = []
+  readyState = FakeSocket.CONNECTING
+  sent: Record<string, unknown>[] = []
+
+  constructor(readonly url: string) {
+    super()
+    FakeSocket.instances.push(this)
+  }
+  send(text: string): void {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>)
+  }
+  open(): void {
+    this.readyState = FakeSocket.OPEN
+    this.dispatchEvent(new Event('open'))
+  }
+  receive(frame: object): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(frame) }))
+  }
+  drop(reason: string): void {
+    this.readyState = 3
+    this.dispatchEvent(Object.assign(new Event('close'), { code: 4000, reason }))
+  }
+}
+
+/** A fresh window-like object each time, because the bridge installs itself once per window. */
+function page(hash: string) {
+  const target = {
+    location: { hash, pathname: '/', search: '', host: '127.0.0.1:4321', protocol: 'http:' },
+    history: { state: null, replaceState: vi.fn() },
+    sessionStorage: window.sessionStorage,
+    document,
+    addEventListener: vi.fn(),
+    WebSocket: FakeSocket
+  }
+  installBrowserBridge({ target: target as unknown as Window, WebSocket: FakeSocket as unknown as typeof WebSocket })
+  return { target, api: (target as unknown as { api: Api }).api, socket: FakeSocket.instances.at(-1) }
+}
+
+beforeEach(() => {
+  FakeSocket.instances = []
+  window.sessionStorage.clear()
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+  vi.spyOn(console, 'error').mockImplementation(() => undefined)
+})
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('installBrowserBridge', () => {
+  it('connects with the secret from the fragment and removes it from the address bar', () => {
+    const { target, socket } = page('#secret=s3cr%2Bt')
+    expect(socket?.url).toBe('ws://127.0.0.1:4321/bridge?secret=s3cr%2Bt')
+    expect(target.history.replaceState).toHaveBeenCalledWith(null, '', '/')
+  })
+
+  it('finds the secret again after a reload of the same tab', () => {
+    page('#secret=abc')
+    const { socket } = page('')
+    expect(socket?.url).toBe('ws://127.0.0.1:4321/bridge?secret=abc')
+  })
+
+  it('leaves an existing window.api alone', () => {
+    const existing = { invoke: vi.fn(), on: vi.fn() }
+    const target = { api: existing, location: { hash: '#secret=x' } }
+    installBrowserBridge({ target: target as unknown as Window, WebSocket: FakeSocket as unknown as typeof WebSocket })
+    expect(target.api).toBe(existing)
+    expect(FakeSocket.instances).toHaveLength(0)
+  })
+
+  it('sends calls made before the socket opens, and resolves them with their results', async () => {
+    const { api, socket } = page('#secret=abc')
+    const answer = api.invoke('session:get', {})
+    socket?.open()
+    const invoke = socket?.sent.find((frame) => frame.type === 'invoke')
+    expect(invoke).toEqual({ type: 'invoke', id: 1, channel: 'session:get', payload: {} })
+    socket?.receive({ type: 'result', id: 1, result: { ok: true, value: { state: 'signedOut' } } })
+    await expect(answer).resolves.toEqual({ ok: true, value: { state: 'signedOut' } })
+  })
+
+  it('reports focus when it connects', () => {
+    const { socket } = page('#secret=abc')
+    socket?.open()
+    expect(socket?.sent[0]).toEqual({ type: 'focus', focused: expect.any(Boolean) })
+  })
+
+  it('delivers events to their listeners until they unsubscribe', () => {
+    const { api, socket } = page('#secret=abc')
+    socket?.open()
+    const listener = vi.fn()
+    const unsubscribe = api.on('conversations:focus', listener)
+    socket?.receive({ type: 'event', event: 'conversations:focus', payload: { conversationId: 'c1' } })
+    unsubscribe()
+    socket?.receive({ type: 'event', event: 'conversations:focus', payload: { conversationId: 'c2' } })
+    expect(listener.mock.calls).toEqual([[{ conversationId: 'c1' }]])
+    expect(() => api.on('nope' as never, () => undefined)).toThrow()
+  })
+
+  it('fails pending and later calls once the socket is gone', async () => {
+    const { api, socket } = page('#secret=abc')
+    socket?.open()
+    const answer = api.invoke('conversations:list', {})
+    socket?.drop('The app was opened in another tab.')
+    await expect(answer).rejects.toThrow('another tab')
+    await expect(api.invoke('conversations:list', {})).rejects.toThrow('another tab')
+  })
+
+  it('without a secret, every call fails with what to do', async () => {
+    const { api } = page('')
+    await expect(api.invoke('session:get', {})).rejects.toThrow(/npm run web/)
+    expect(FakeSocket.instances).toHaveLength(0)
+  })
+})
