@@ -1,0 +1,33 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { HttpError } from './errors.js'
+import { failureBody, JSON_CONTENT_TYPE } from './replies.js'
+
+/**
+ * Every failure leaves as the contract's failure body with `meta.code` = the status (§2.4):
+ * HttpErrors from handlers, fastify's own 4xx (body too large, bad media type), unknown paths and
+ * methods (404). Anything else is a bug: it is logged and answered with a 500 failure body.
+ */
+export function registerFailureHandlers(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (request, reply) => {
+    return reply
+      .code(404)
+      .type(JSON_CONTENT_TYPE)
+      .send(JSON.stringify(failureBody(404, [`No operation ${request.method} ${request.url.split('?')[0]}`])))
+  })
+
+  app.setErrorHandler(async (error: FastifyError | HttpError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.status)
+        .type(JSON_CONTENT_TYPE)
+        .send(JSON.stringify(error.body ?? failureBody(error.status, error.errors)))
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
+    if (status >= 400 && status < 500) {
+      return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(status, [error.message])))
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    console.error(error)
+    return reply.code(500).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(500, ['Internal error'])))
+  })
+}

@@ -1,0 +1,129 @@
+import type { Clock } from '../clock.js'
+import type { Extension, Message } from 'faye'
+import { parseChannel, type PushAuthority } from './channels.js'
+import { PUBLISHER, RECEIVER, type Delivery, type GatewayEngine, type PublishedMessage } from './engine.js'
+
+/**
+ * faye server extensions that make stock faye speak the contract (§14, toolchain.md):
+ *
+ * incoming — authorizes `/meta/subscribe` and publishes in the order of §14.2 (token, timestamp,
+ * channel form, channel permission); reports unknown clients on publish (faye checks them only on
+ * meta channels); records each connect's transport and replaces any client-sent connect advice
+ * with the hold times the gateway wants.
+ *
+ * outgoing — gives each delivery its receiver's `clientId`; rewrites faye's
+ * `401:<clientId>:Unknown client` to `401::Unknown client` with `advice: {reconnect: "handshake"}`;
+ * trims publish replies to `{channel, id, successful}` (+ `error`/`advice` on failure).
+ */
+
+export const PUSH_TIMESTAMP_WINDOW_SECONDS = 300
+
+const INVALID_TOKEN = '401::Invalid access token'
+const INVALID_TIMESTAMP = '401::Invalid timestamp'
+const INVALID_CHANNEL = '405::Invalid channel'
+const FORBIDDEN_CHANNEL = '403::Forbidden channel'
+const UNKNOWN_CLIENT = '401::Unknown client'
+
+interface Settings {
+  engine: () => GatewayEngine
+  authority: PushAuthority
+  clock: Clock
+  /** Hold time for long-polling connects: longer than the idle ping so the ping answers first. */
+  longPollHoldMs: number
+  /** Hold time for WebSocket connects (§14.1: answered within 30 s). */
+  websocketHoldMs: number
+}
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function extOf(message: Message): Record<string, unknown> {
+  const ext = message.ext
+  return isMessage(ext) ? ext : {}
+}
+
+export function createExtensions(settings: Settings): Extension {
+  const { authority, clock } = settings
+
+  /** §14.2's rows in order; null when the subscription may go ahead. */
+  function subscribeError(message: Message): { error: string } | { userId: number; tokenId: number; channel: string } {
+    const ext = extOf(message)
+    const caller = authority.callerOf(ext['access_token'])
+    if (caller === null) return { error: INVALID_TOKEN }
+    const timestamp = ext['timestamp']
+    if (typeof timestamp !== 'number' || !Number.isInteger(timestamp) || Math.abs(timestamp - clock.now()) > PUSH_TIMESTAMP_WINDOW_SECONDS) {
+      return { error: INVALID_TIMESTAMP }
+    }
+    const channel = message.subscription
+    const form = parseChannel(channel)
+    if (form === null || typeof channel !== 'string') return { error: INVALID_CHANNEL }
+    if (!authority.mayUse(caller.userId, form)) return { error: FORBIDDEN_CHANNEL }
+    return { ...caller, channel }
+  }
+
+  function incoming(message: Message, callback: (message: Message) => void): void {
+    if (!isMessage(message)) return callback(message)
+    const engine = settings.engine()
+    const channel = message.channel
+
+    if (channel === '/meta/handshake') {
+      if (typeof message.version === 'string' && !message.version.startsWith('1.')) {
+        message.error = `300:${message.version}:Version mismatch`
+      }
+    } else if (channel === '/meta/connect') {
+      if (engine.hasClient(message.clientId) && typeof message.connectionType === 'string') {
+        engine.noteConnectionType(message.clientId, message.connectionType)
+        const hold = message.connectionType === 'long-polling' ? settings.longPollHoldMs : settings.websocketHoldMs
+        message.advice = { timeout: hold }
+      } else {
+        delete message.advice
+      }
+    } else if (channel === '/meta/subscribe') {
+      if (engine.hasClient(message.clientId)) {
+        const outcome = subscribeError(message)
+        if ('error' in outcome) {
+          message.error = outcome.error
+          // faye replaces any error with "missing parameter" when `subscription` is falsy.
+          if (!message.subscription) message.subscription = []
+        } else {
+          engine.grant(message.clientId, outcome.channel, { userId: outcome.userId, tokenId: outcome.tokenId })
+        }
+      }
+    } else if (typeof channel === 'string' && !channel.startsWith('/meta/')) {
+      const published = message as PublishedMessage
+      const caller = authority.callerOf(extOf(message)['access_token'])
+      const form = parseChannel(channel)
+      if (!engine.hasClient(message.clientId)) message.error = UNKNOWN_CLIENT
+      else if (caller === null) message.error = INVALID_TOKEN
+      else if (form === null) message.error = INVALID_CHANNEL
+      else if (!authority.mayUse(caller.userId, form)) message.error = FORBIDDEN_CHANNEL
+      else published[PUBLISHER] = { clientId: message.clientId, userId: caller.userId }
+      // A publish without data is dropped silently rather than refused (§14.3).
+      if (message.data === undefined) message.data = null
+    }
+    callback(message)
+  }
+
+  function outgoing(message: Message, callback: (message: Message) => void): void {
+    if (!isMessage(message)) return callback(message)
+    const delivery = message as Delivery
+    const receiver = delivery[RECEIVER]
+    if (receiver !== undefined) {
+      delivery.clientId = receiver
+      Reflect.deleteProperty(delivery, RECEIVER)
+      return callback(delivery)
+    }
+    if (typeof message.error === 'string' && /^(401:[^:]*:Unknown client|402:clientId:)/.test(message.error)) {
+      message.error = UNKNOWN_CLIENT
+      message.advice = { reconnect: 'handshake' }
+    }
+    if (typeof message.channel === 'string' && !message.channel.startsWith('/meta/') && 'successful' in message) {
+      delete message.clientId
+      if (message.error === undefined) delete message.advice
+    }
+    callback(message)
+  }
+
+  return { incoming, outgoing }
+}

@@ -1,0 +1,143 @@
+import faye, { type Engine, type EngineHost, type NodeAdapter } from 'faye'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { Readable } from 'node:stream'
+import type { Clock } from '../clock.js'
+import { parseJsonText, UnusableBody } from '../http/body.js'
+import { failureBody, JSON_CONTENT_TYPE } from '../http/replies.js'
+import type { PushAuthority } from './channels.js'
+import { GatewayEngine } from './engine.js'
+import { createExtensions } from './extensions.js'
+
+/**
+ * The push gateway (§14): faye's NodeAdapter on `/faye`, with the gateway engine and extensions.
+ * It serves `POST /faye` (long-polling) and WebSocket upgrades on `/faye`; everything else on that
+ * path (OPTIONS, GET/JSON-P, faye's client script) is left to the REST app, which answers per §2.
+ */
+
+export const PUSH_PATH = '/faye'
+const MAX_BODY_BYTES = 1024 * 1024
+const ADVICE_TIMEOUT_SECONDS = 30
+
+export interface GatewaySettings {
+  clock: Clock
+  authority: PushAuthority
+  idlePingMs: number
+  serverPingMs: number
+}
+
+export class PushGateway {
+  readonly #adapter: NodeAdapter
+  #engine: GatewayEngine | null = null
+  readonly #sockets = new Set<Duplex>()
+
+  constructor(settings: GatewaySettings) {
+    const engineOptions = {
+      authority: settings.authority,
+      idlePingMs: settings.idlePingMs,
+      serverPingMs: settings.serverPingMs,
+      discardMs: 2 * ADVICE_TIMEOUT_SECONDS * 1000
+    }
+    const engineClass = {
+      create: (host: EngineHost): Engine => {
+        this.#engine = new GatewayEngine(host, engineOptions)
+        return this.#engine
+      }
+    }
+    this.#adapter = new faye.NodeAdapter({
+      mount: PUSH_PATH,
+      timeout: ADVICE_TIMEOUT_SECONDS,
+      engine: { type: engineClass }
+    })
+    this.#adapter.addExtension(
+      createExtensions({
+        engine: () => this.#requireEngine(),
+        authority: settings.authority,
+        clock: settings.clock,
+        longPollHoldMs: settings.idlePingMs + 15_000,
+        websocketHoldMs: ADVICE_TIMEOUT_SECONDS * 1000
+      })
+    )
+  }
+
+  /** A service event on a channel (see PushPublisher). */
+  deliverToChannel(channel: string, data: unknown): void {
+    this.#requireEngine().deliverToChannel(channel, data)
+  }
+
+  #requireEngine(): GatewayEngine {
+    if (this.#engine === null) throw new Error('faye did not create the gateway engine')
+    return this.#engine
+  }
+
+  /** Whether an HTTP request belongs to the gateway rather than the REST app. */
+  static handles(request: IncomingMessage): boolean {
+    return request.method === 'POST' && pathOf(request) === PUSH_PATH
+  }
+
+  static upgrades(request: IncomingMessage): boolean {
+    return pathOf(request) === PUSH_PATH
+  }
+
+  /**
+   * Long-polling. The body is read and checked here first, so malformed input gets the contract's
+   * failure body (faye answers `400 Bad request` in text/plain); faye then reads a replay of the
+   * same bytes. The replay drops `Origin`, because faye would answer it with that origin and
+   * credentials, and the contract wants `Access-Control-Allow-Origin: *` on every response.
+   */
+  handleRequest(request: IncomingMessage, response: ServerResponse): void {
+    response.setHeader('access-control-allow-origin', '*')
+    const chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) tooLarge = true
+      else chunks.push(chunk)
+    })
+    request.on('error', () => response.destroy())
+    request.on('end', () => {
+      if (tooLarge) return fail(response, 413, 'Request body is too large')
+      const text = Buffer.concat(chunks).toString('utf8')
+      const parsed = parseJsonText(text)
+      if (parsed instanceof UnusableBody) return fail(response, 400, parsed.reason)
+      if (typeof parsed !== 'object' || parsed === null) return fail(response, 400, 'Expected a Bayeux message or an array of them')
+      const headers = { ...request.headers, 'content-type': 'application/json' }
+      delete headers.origin
+      delete headers.referer
+      // faye reads only method, url, headers and the body stream of the request.
+      const replay = Object.assign(Readable.from([Buffer.from(text, 'utf8')]), {
+        method: 'POST',
+        url: request.url,
+        headers,
+        socket: request.socket
+      })
+      this.#adapter.handle(replay as unknown as IncomingMessage, response)
+    })
+  }
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#sockets.add(socket)
+    socket.once('close', () => this.#sockets.delete(socket))
+    this.#adapter.handleUpgrade(request, socket, head)
+  }
+
+  /** Answers held connects, closes WebSockets and stops every timer. */
+  close(): void {
+    this.#adapter.close()
+    for (const socket of this.#sockets) socket.destroy()
+    this.#sockets.clear()
+  }
+}
+
+function pathOf(request: IncomingMessage): string {
+  const url = request.url ?? '/'
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
+function fail(response: ServerResponse, status: number, error: string): void {
+  const body = JSON.stringify(failureBody(status, [error]))
+  response.writeHead(status, { 'content-type': JSON_CONTENT_TYPE, 'content-length': Buffer.byteLength(body) })
+  response.end(body)
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import type { Core } from '../core.js'
+import { Accounts } from '../domain/accounts.js'
+import { Chats, chatIdOf } from '../domain/chats.js'
+import { contentFields, Messages } from '../domain/messages.js'
+import { unauthorized } from '../http/errors.js'
+import { created, notModified, ok } from '../http/replies.js'
+import type { Routes } from '../http/router.js'
+import { parseBody, parseQuery, queryId, queryInt } from '../http/validation.js'
+import { pagingQuery, toAnchor } from './paging.js'
+
+/** C1–C3 (§11): chats and direct messages. */
+
+const listQuery = z.object({
+  page: queryInt(1, Number.MAX_SAFE_INTEGER).optional(),
+  per_page: queryInt(1, 100).optional()
+})
+
+const historyQuery = pagingQuery.extend({ other_user_id: queryId })
+
+const sendBody = z.object({
+  direct_message: z.object({
+    source_guid: z.string().min(1),
+    recipient_id: z.string().regex(/^[0-9]+$/, 'must be a user id'),
+    ...contentFields
+  })
+})
+
+export function registerChatRoutes(routes: Routes, core: Core): void {
+  const chats = core.use(Chats)
+  const messages = core.use(Messages)
+
+  routes.v3.get('/chats', (ctx) => {
+    const query = parseQuery(listQuery, ctx.query)
+    return ok(chats.list(ctx.caller.userId, query.page ?? 1, query.per_page ?? 20))
+  })
+
+  routes.v3.get('/direct_messages', (ctx) => {
+    const query = parseQuery(historyQuery, ctx.query)
+    const anchor = toAnchor(query)
+    const other = chats.requireOtherUser(ctx.caller.userId, query.other_user_id)
+    const conversation = { chatId: chatIdOf(ctx.caller.userId, other.id) }
+    const rows = messages.page(conversation, anchor, query.limit ?? 20)
+    if (rows.length === 0) return notModified()
+    return ok({ count: messages.count(conversation), direct_messages: rows.map((row) => messages.shape(row)) })
+  })
+
+  routes.v3.post('/direct_messages', (ctx) => {
+    const body = parseBody(sendBody, ctx.body).direct_message
+    const content = messages.normalizeContent(body)
+    const sender = core.use(Accounts).byId(ctx.caller.userId)
+    if (sender === undefined) throw unauthorized()
+    const message = chats.send(sender, body.recipient_id, body.source_guid, content)
+    return created({ direct_message: message, message })
+  })
+}
