@@ -1,0 +1,133 @@
+// The Electron composition root: builds the desktop adapters, hands them to the core, and carries
+// the core's handlers and events over IPC to the one window. Everything with behaviour lives in
+// core/; everything that touches Electron lives in desktop/.
+import { join } from 'node:path'
+import { app, safeStorage, session, type BrowserWindow } from 'electron'
+import ElectronStore from 'electron-store'
+import { createAppCore, type AppCore } from './core/app-core'
+import type { AppWindow } from './core/ports'
+import { createDispatch } from './ipc/dispatch'
+import { EventQueue } from './ipc/event-queue'
+import { isAppUrl, type AppLocation } from './desktop/app-url'
+import { createConsoleLog } from './desktop/console-log'
+import { contentSecurityPolicy, originOf } from './desktop/content-security-policy'
+import { registerIpc } from './desktop/ipc'
+import { ElectronNotifier } from './desktop/notifier'
+import { StoredPreferences, type KeyValueStore } from './desktop/preferences'
+import { chooseServiceConfig } from './desktop/service-settings'
+import { SafeStorageTokenVault } from './desktop/token-vault'
+import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
+
+const log = createConsoleLog('main')
+
+// Before anything else: every renderer is sandboxed, and a second launch only wakes the first.
+app.enableSandbox()
+if (app.requestSingleInstanceLock()) {
+  main().catch((error: unknown) => {
+    log.error('the app could not start', error)
+    app.exit(1)
+  })
+} else {
+  app.quit()
+}
+
+async function main(): Promise<void> {
+  const settings = keyValueStore('settings')
+  const config = chooseServiceConfig(settings.get('service'), process.env)
+  const preferences = new StoredPreferences(settings, log)
+  const events = new EventQueue()
+  const location: AppLocation = {
+    rendererFile: join(import.meta.dirname, '../renderer/index.html'),
+    devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL
+  }
+
+  let window: BrowserWindow | null = null
+  const reveal = (): void => {
+    if (window === null) {
+      window = openWindow()
+      return
+    }
+    if (window.isMinimized()) window.restore()
+    window.show()
+    window.focus()
+  }
+  const appWindow: AppWindow = {
+    isFocused: () => window !== null && window.isVisible() && !window.isMinimized() && window.isFocused(),
+    reveal
+  }
+
+  await app.whenReady()
+
+  const core: AppCore = createAppCore({
+    config,
+    vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
+    preferences,
+    notifier: new ElectronNotifier(log),
+    window: appWindow,
+    events,
+    openExternal: (url) => openExternal(url, log),
+    log
+  })
+
+  hardenSession(
+    session.defaultSession,
+    contentSecurityPolicy({
+      imageOrigins: originOf(config.imageServiceUrl),
+      connectSources: location.devServerUrl === undefined ? [] : originOf(location.devServerUrl).map(toWebSocketOrigin)
+    })
+  )
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log))
+  registerIpc({
+    dispatch: createDispatch(core.handlers, log),
+    events,
+    appContents: () => window?.webContents ?? null,
+    isAppUrl: (url) => isAppUrl(url, location),
+    log
+  })
+
+  function openWindow(): BrowserWindow {
+    const created = createMainWindow({ preloadPath: join(import.meta.dirname, '../preload/index.cjs'), location, preferences, log })
+    created.on('closed', () => {
+      if (window === created) window = null
+    })
+    return created
+  }
+
+  window = openWindow()
+  app.on('second-instance', reveal)
+  app.on('activate', () => {
+    if (window === null) window = openWindow()
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  // Quitting waits for the core to disconnect push and flush what it keeps, once.
+  let stopped = false
+  app.on('will-quit', (event) => {
+    if (stopped) return
+    event.preventDefault()
+    core
+      .stop()
+      .catch((error: unknown) => log.warn('the core did not stop cleanly', error))
+      .finally(() => {
+        stopped = true
+        app.quit()
+      })
+  })
+
+  await core.start()
+}
+
+function keyValueStore(name: string): KeyValueStore {
+  const store = new ElectronStore<Record<string, unknown>>({ name })
+  return {
+    get: (key) => store.get(key),
+    set: (key, value) => store.set(key, value),
+    delete: (key) => store.delete(key)
+  }
+}
+
+function toWebSocketOrigin(origin: string): string {
+  return origin.replace(/^http/, 'ws')
+}
