@@ -21,7 +21,7 @@ afterAll(async () => {
 const now = (): number => Math.floor(Date.now() / 1000)
 
 /** Long-polls until a delivery matching `predicate` arrives; returns it with its whole reply. */
-async function pollFor(raw: RawBayeux, predicate: (message: Record<string, unknown>) => boolean): Promise<{ delivery: Record<string, unknown>; reply: unknown[] }> {
+async function pollFor(raw: RawBayeux, predicate: (message: Record<string, unknown>) => boolean): Promise<{ delivery: Record<string, unknown>; reply: Record<string, unknown>[] }> {
   for (let i = 0; i < 20; i++) {
     const reply = await raw.connect()
     const delivery = reply.find((message) => message.channel !== '/meta/connect' && predicate(message))

@@ -42,6 +42,17 @@ describe('sign-in screen', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Too many attempts'))
   })
 
+  it('asks to check the connection when the service cannot be reached', async () => {
+    const fake = new FakeApi().fails('session:signIn', 'NETWORK', 'Cannot reach the service. Check your connection; we will keep trying.')
+    await startApp(fake)
+
+    await fillAndSubmit('ada', 'secret')
+
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the service. Check your connection and try again.')
+    )
+  })
+
   it('does not call main without a username and password', async () => {
     const fake = new FakeApi()
     await startApp(fake)

@@ -109,8 +109,17 @@ export class SessionModel {
   }
 }
 
-/** Main's generic "session ended" text would mislead here: at sign-in it means the password. */
+/**
+ * Some of main's general texts mislead at sign-in: "session ended" here means the password, and
+ * nothing keeps retrying a sign-in in the background.
+ */
 function signInMessage(error: unknown): string {
-  if (codeOf(error) === 'UNAUTHENTICATED') return 'Wrong username or password. Check them and try again.'
-  return messageOf(error)
+  switch (codeOf(error)) {
+    case 'UNAUTHENTICATED':
+      return 'Wrong username or password. Check them and try again.'
+    case 'NETWORK':
+      return 'Cannot reach the service. Check your connection and try again.'
+    default:
+      return messageOf(error)
+  }
 }
