@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       connectSources: location.devServerUrl === undefined ? [] : originOf(location.devServerUrl).map(toWebSocketOrigin)
     })
   )
-  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log))
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
   registerIpc({
     dispatch: createDispatch(core.handlers, log),
     events,

@@ -99,13 +99,36 @@ describe('registerIpc', () => {
   it('holds events again from a reload until the next app:ready', async () => {
     const { call, contents, events } = setup()
     await call('app:ready')
-    contents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false })
+    contents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false, initiator: null })
     events.emit('conversations:changed', [])
     expect(contents.sent).toEqual([])
 
     contents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: true })
     await call('app:ready')
     expect(contents.sent).toEqual([['conversations:changed', []]])
+  })
+
+  it('keeps delivering while a navigation the page started may yet be refused, and holds events once it commits', async () => {
+    const { call, contents, events } = setup()
+    await call('app:ready')
+    contents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false, initiator: { url: APP_URL } })
+    events.emit('conversations:changed', [])
+    expect(contents.sent).toHaveLength(1)
+
+    contents.emit('did-navigate', {}, APP_URL)
+    events.emit('conversations:changed', [])
+    expect(contents.sent).toHaveLength(1)
+  })
+
+  it('holds events when the page crashes or the window closes', async () => {
+    for (const departure of ['render-process-gone', 'destroyed']) {
+      const { call, contents, events } = setup()
+      await call('app:ready')
+      contents.emit(departure, {}, {})
+      events.emit('conversations:changed', [])
+      expect(contents.sent).toEqual([])
+      electron.handlers.clear()
+    }
   })
 
   it('ignores in-page and subframe navigations', async () => {

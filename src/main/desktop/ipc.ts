@@ -36,8 +36,12 @@ export function registerIpc(options: IpcOptions): () => void {
     if (watched.has(contents)) return
     watched.add(contents)
     contents.on('did-start-navigation', (details) => {
-      if (details.isMainFrame && !details.isSameDocument) options.events.detach()
+      // A navigation the page starts itself may still be refused by `will-navigate`, which Electron
+      // emits after this event (electron_navigation_throttle.cc), so only one the browser started
+      // (a reload from the menu, loadURL) holds events here; the page's own wait for their commit.
+      if (details.isMainFrame && !details.isSameDocument && !details.initiator) options.events.detach()
     })
+    contents.on('did-navigate', () => options.events.detach())
     contents.on('render-process-gone', () => options.events.detach())
     contents.once('destroyed', () => options.events.detach())
   }

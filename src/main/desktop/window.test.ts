@@ -106,7 +106,7 @@ describe('hardenWebContents', () => {
         this.openHandler = handler
       }
     })
-    hardenWebContents(contents as never, log)
+    hardenWebContents(contents as never, (url) => url.startsWith('file:///app/out/renderer/index.html'), log)
     return contents
   }
 
@@ -116,6 +116,13 @@ describe('hardenWebContents', () => {
     contents.emit('will-navigate', event, 'https://evil.example/')
     expect(event.preventDefault).toHaveBeenCalled()
     expect(electron.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('lets the page reload itself', () => {
+    const contents = harden()
+    const event = { preventDefault: vi.fn() }
+    contents.emit('will-navigate', event, 'file:///app/out/renderer/index.html')
+    expect(event.preventDefault).not.toHaveBeenCalled()
   })
 
   it('opens no windows, and sends http(s) links to the browser', () => {

@@ -42,9 +42,13 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   return window
 }
 
-/** Applied to every web contents the app creates, the main window's included. */
-export function hardenWebContents(contents: WebContents, log: Log): void {
+/**
+ * Applied to every web contents the app creates, the main window's included. The page may only
+ * navigate to the app itself (`location.reload()`, the dev server's full reload).
+ */
+export function hardenWebContents(contents: WebContents, isAppUrl: (url: string) => boolean, log: Log): void {
   contents.on('will-navigate', (event, url) => {
+    if (isAppUrl(url)) return
     event.preventDefault()
     log.warn('blocked the app page from navigating away', { url })
   })
