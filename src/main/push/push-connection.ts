@@ -69,6 +69,8 @@ export interface PushConnectionDependencies {
   retrySeconds?: number
   /** Ceiling of the retry backoff, in seconds. */
   maxRetrySeconds?: number
+  /** Stays on long polling, for networks whose proxies break WebSockets. */
+  longPollingOnly?: boolean
 }
 
 type ChannelState = {
@@ -79,6 +81,9 @@ type ChannelState = {
 
 /** A subscribe older than this when refused for its timestamp went stale in faye's retry queue. */
 const STALE_SUBSCRIBE_MS = 60_000
+
+/** Keeps subscribes out of the long-polling batch that carries a held /meta/connect. */
+const SUBSCRIBE_DELAY_MS = 20
 
 const BAYEUX_ERROR = /^(\d{3})?:[^:]*:(.*)$/
 
@@ -121,6 +126,7 @@ export class PushConnection {
       retry: this.#deps.retrySeconds ?? 1,
       scheduler: backoffScheduler(this.#deps.retrySeconds ?? 1, this.#deps.maxRetrySeconds ?? 30, () => this.#closed)
     })
+    if (this.#deps.longPollingOnly === true) client.disable('websocket')
     client.addExtension(this.#extension)
     client.bind('transport:down', this.#onTransportDown)
     client.bind('transport:up', this.#onTransportUp)
@@ -222,6 +228,13 @@ export class PushConnection {
         message.ext = { ...message.ext, access_token: token, timestamp: Math.floor(sentAt / 1000) }
         const channel = typeof message.subscription === 'string' ? message.subscription : null
         if (message.id !== undefined && channel !== null) this.#subscribesInFlight.set(message.id, { channel, sentAt })
+        // Over long polling faye batches whatever is queued in the same tick into one request, and
+        // right after a handshake that is the /meta/connect plus every subscribe. The service holds
+        // a connect for up to 30 s (§14.1; it ignores faye's `advice: {timeout: 0}` on batched
+        // connects, which §18.13 allows), and a batch is answered as a whole, so the subscribes
+        // would wait with it. A moment's delay sends them in a request of their own.
+        setTimeout(() => callback(message), SUBSCRIBE_DELAY_MS)
+        return
       } else if (!message.channel.startsWith('/meta/')) {
         message.ext = { ...message.ext, access_token: token }
       }
