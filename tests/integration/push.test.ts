@@ -1,0 +1,201 @@
+// The push connection against the real local service: sign in through the SMS pin, send over
+// REST, receive over Bayeux; then stop the service, start it again on the same database file and
+// port, and check the client finds its way back and receives again.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { startService, type RunningService } from '../../server/src/index'
+import { sendDirectMessage } from '../../src/main/api/chats'
+import { wireGroup } from '../../src/main/api/decoders'
+import { sendGroupMessage } from '../../src/main/api/messages'
+import { ServiceClient } from '../../src/main/api/service-client'
+import { localServiceConfig } from '../../src/main/api/service-config'
+import { confirmCode, sendSmsCode, signIn } from '../../src/main/api/sessions'
+import type { Log } from '../../src/main/core/ports'
+import { directMessageChannel, groupChannel, userChannel } from '../../src/main/push/channels'
+import { PushConnection, type PushEvents } from '../../src/main/push/push-connection'
+import type { PushStatus } from '../../src/shared/domain'
+
+let directory: string
+let dbPath: string
+let service: RunningService
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), 'parley-push-'))
+  dbPath = join(directory, 'service.db')
+  service = await startService({ port: 0, db: dbPath, dev: true })
+})
+
+afterAll(async () => {
+  await service.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const connections: PushConnection[] = []
+
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((connection) => connection.close()))
+})
+
+let accounts = 0
+
+interface SignedIn {
+  id: string
+  token: string
+  client: ServiceClient
+}
+
+/** A fresh account, signed in the way the app does it: password, SMS pin from the dev outbox, password again. */
+async function newSignedInAccount(name: string): Promise<SignedIn> {
+  accounts += 1
+  const email = `${name.toLowerCase()}${accounts}@example.test`
+  const phone = `+1 55501${String(10000 + accounts)}`
+  const password = 'correct horse'
+  const created = await fetch(`${service.origin}/dev/users`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, email, phone_number: phone, password })
+  })
+  const { user } = (await created.json()) as { user: { id: string } }
+
+  let token: string | null = null
+  // The origin is read per request: after a restart the service answers on the same port anyway.
+  const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => token })
+  const challenge = await signIn(client, { username: email, password, deviceId: 'push-test' })
+  if (challenge.kind !== 'verification') throw new Error('expected a challenge')
+  await sendSmsCode(client, challenge.verification.code)
+  const outbox = (await (await fetch(`${service.origin}/dev/outbox?to=${encodeURIComponent(phone)}`)).json()) as { text: string }[]
+  const pin = /(\d{6})/.exec(outbox.at(-1)?.text ?? '')?.[1] ?? ''
+  expect(await confirmCode(client, challenge.verification.code, pin)).toEqual({ kind: 'verified' })
+  const result = await signIn(client, { username: email, password, deviceId: 'push-test', verificationCode: challenge.verification.code })
+  if (result.kind !== 'token') throw new Error('expected a token')
+  token = result.result.access_token
+  return { id: user.id, token, client }
+}
+
+async function createGroup(client: ServiceClient, name: string): Promise<string> {
+  const group = await client.call({ operation: 'G5 create group', method: 'POST', host: 'base', path: '/groups', body: { name }, schema: wireGroup, attested: true })
+  return group.id
+}
+
+function pushFor(token: string, longPollingOnly = false): { connection: PushConnection; statuses: PushStatus[]; warnings: string[] } {
+  const warnings: string[] = []
+  const log: Log = { info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) }
+  const connection = new PushConnection({ config: localServiceConfig(service.origin), getToken: () => token, log, retrySeconds: 0.2, maxRetrySeconds: 1, longPollingOnly })
+  connections.push(connection)
+  const statuses: PushStatus[] = []
+  connection.on('status', (status) => statuses.push(status))
+  return { connection, statuses, warnings }
+}
+
+function next<E extends keyof PushEvents>(connection: PushConnection, event: E, accept: (payload: PushEvents[E]) => boolean = () => true): Promise<PushEvents[E]> {
+  return new Promise((resolve) => {
+    const stop = connection.on(event, (payload) => {
+      if (!accept(payload)) return
+      stop()
+      resolve(payload)
+    })
+  })
+}
+
+describe('push against the local service', () => {
+  it('delivers a group message sent over REST to the user channel, and typing on the group channel', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const groupId = await createGroup(ada.client, 'Engines')
+    const { connection, statuses } = pushFor(ada.token)
+    connection.follow(userChannel(ada.id))
+    connection.follow(groupChannel(groupId))
+    await connection.whenSubscribed(userChannel(ada.id))
+    await connection.whenSubscribed(groupChannel(groupId))
+    expect(statuses).toEqual(['connecting', 'connected'])
+
+    const received = next(connection, 'lineCreated', (event) => event.message.text === 'over the wire')
+    const sent = await sendGroupMessage(ada.client, groupId, { sourceGuid: 'push-1', text: 'over the wire' })
+    const event = await received
+    expect(event.channel).toBe(userChannel(ada.id))
+    expect(event.message).toMatchObject({ id: sent.id, conversationId: groupId, senderId: ada.id, text: 'over the wire' })
+    expect(event.alert).toContain('over the wire')
+
+    // A second connection of the same user sees the first one's typing (§18.14).
+    const other = pushFor(ada.token).connection
+    other.follow(groupChannel(groupId))
+    await other.whenSubscribed(groupChannel(groupId))
+    const typing = next(other, 'typing')
+    connection.sendTyping(groupChannel(groupId), ada.id)
+    expect(await typing).toMatchObject({ conversationId: groupId, userId: ada.id })
+  })
+
+  it('works over long polling alone, where a held connect must not hold the subscribes back', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const groupId = await createGroup(ada.client, 'Polling')
+    const { connection } = pushFor(ada.token, true)
+    connection.follow(userChannel(ada.id))
+    connection.follow(groupChannel(groupId))
+    await connection.whenSubscribed(userChannel(ada.id))
+    await connection.whenSubscribed(groupChannel(groupId))
+    const received = next(connection, 'lineCreated')
+    await sendGroupMessage(ada.client, groupId, { sourceGuid: 'polled', text: 'by polling' })
+    expect((await received).message.text).toBe('by polling')
+  })
+
+  it('delivers a direct message to both parties', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const bob = await newSignedInAccount('Bob')
+    const { connection } = pushFor(bob.token)
+    connection.follow(userChannel(bob.id))
+    await connection.whenSubscribed(userChannel(bob.id))
+    const received = next(connection, 'directMessageCreated')
+    await sendDirectMessage(ada.client, bob.id, { sourceGuid: 'dm-push', text: 'psst' })
+    const chatId = Number(ada.id) < Number(bob.id) ? `${ada.id}+${bob.id}` : `${bob.id}+${ada.id}`
+    expect((await received).message).toMatchObject({ conversationId: chatId, text: 'psst', senderId: ada.id })
+
+    connection.follow(directMessageChannel(chatId))
+    await connection.whenSubscribed(directMessageChannel(chatId))
+  })
+
+  it('reports a subscription with a bad token, and one to a group the user is not in', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const bob = await newSignedInAccount('Bob')
+    const bobsGroup = await createGroup(bob.client, 'Private')
+
+    const bad = pushFor('x'.repeat(40))
+    const refused = next(bad.connection, 'subscriptionRefused')
+    bad.connection.follow(userChannel(ada.id))
+    await expect(bad.connection.whenSubscribed(userChannel(ada.id))).rejects.toMatchObject({ code: 401 })
+    expect((await refused).error.reason).toMatch(/access token/i)
+    expect(bad.connection.followed()).toEqual([])
+
+    const { connection } = pushFor(ada.token)
+    connection.follow(groupChannel(bobsGroup))
+    connection.follow(userChannel(ada.id))
+    await expect(connection.whenSubscribed(groupChannel(bobsGroup))).rejects.toMatchObject({ code: 403 })
+    await connection.whenSubscribed(userChannel(ada.id))
+    expect(connection.status).toBe('connected')
+  })
+
+  it('after the service restarts on the same database, reconnects, re-subscribes and receives again', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const groupId = await createGroup(ada.client, 'Survivors')
+    const { connection, statuses } = pushFor(ada.token)
+    connection.follow(userChannel(ada.id))
+    connection.follow(groupChannel(groupId))
+    await connection.whenSubscribed(userChannel(ada.id))
+    await connection.whenSubscribed(groupChannel(groupId))
+
+    const port = Number(new URL(service.origin).port)
+    await service.close()
+    await vi.waitFor(() => expect(connection.status).toBe('reconnecting'), { timeout: 15_000, interval: 50 })
+    const reconnected = next(connection, 'reconnected')
+    service = await startService({ port, db: dbPath, dev: true })
+    await reconnected
+    expect(connection.status).toBe('connected')
+    expect(connection.isSubscribed(userChannel(ada.id))).toBe(true)
+    expect(connection.isSubscribed(groupChannel(groupId))).toBe(true)
+    expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+
+    const received = next(connection, 'lineCreated', (event) => event.message.text === 'still here')
+    await sendGroupMessage(ada.client, groupId, { sourceGuid: 'after-restart', text: 'still here' })
+    expect((await received).message.conversationId).toBe(groupId)
+  }, 40_000)
+})
