@@ -1,9 +1,42 @@
 // The whole of main's behaviour, free of Electron: the Electron shell (`src/main/index.ts`) and
 // browser mode (`src/main/browser/`) each build one of these and carry its handlers and events
 // to the renderer over their own transport.
+import type { Conversation, ConversationId, Me, Message, PushStatus } from '../../shared/domain'
 import type { ServiceConfig } from '../api/service-config'
 import type { InvokeHandlers } from '../ipc/handlers'
+import { AppError } from './app-error'
+import { Conversations, type ConversationService } from './conversations'
+import { notificationFor, shouldNotify } from './notify-policy'
+import { Outbox } from './outbox'
 import type { AppWindow, EventSink, Log, Notifier, Preferences, TokenVault } from './ports'
+import { Session, type SessionService } from './session'
+import { connectToService } from './service-connection'
+import { Timelines, type TimelineService } from './timelines'
+
+/** Everything core asks of the service over REST, whichever deployment it is. */
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService {
+  sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message>
+  /** Called with the token for every request; a 401 on a call that carried one ends the session. */
+  onUnauthorized(listener: () => void): void
+}
+
+/** What core hears from the push connection, already decoded into the app's shapes. */
+export interface PushListener {
+  message(message: Message): void
+  /** The user was added to a group, or something else changed the list itself. */
+  conversationsChanged(): void
+  status(status: PushStatus): void
+  /** The connection came back and every followed channel is subscribed again: fetch what was missed. */
+  reconnected(): void
+}
+
+export interface PushFeed {
+  /** Connects as this user and follows their personal channel. */
+  start(me: Me): void
+  follow(conversationId: ConversationId): void
+  unfollow(conversationId: ConversationId): void
+  stop(): Promise<void>
+}
 
 export interface AppCoreDependencies {
   config: ServiceConfig
@@ -22,4 +55,191 @@ export interface AppCore {
   start(): Promise<void>
   /** Disconnects push and stops timers; safe to call more than once. */
   stop(): Promise<void>
+}
+
+export function createAppCore(deps: AppCoreDependencies): AppCore {
+  const { events, log } = deps
+  let openConversationId: ConversationId | null = null
+
+  const pushListener: PushListener = {
+    message: (message) => receive(message),
+    conversationsChanged: () => void refreshConversations(),
+    status: (status) => events.emit('push:status', status),
+    reconnected: () => void catchUp()
+  }
+  const { gateway, push } = connectToService({ config: deps.config, token: () => session.token, listener: pushListener, log })
+
+  const session: Session = new Session({
+    service: gateway,
+    vault: deps.vault,
+    preferences: deps.preferences,
+    log,
+    changed: (state) => events.emit('session:changed', state),
+    signedIn: (me) => {
+      push.start(me)
+      refreshConversations().then(
+        () => outbox.resume(),
+        () => undefined
+      )
+    },
+    signedOut: () => {
+      void push.stop()
+      openConversationId = null
+      outbox.clear()
+      timelines.clear()
+      conversations.clear()
+      events.emit('push:status', 'offline')
+    }
+  })
+  gateway.onUnauthorized(() => void session.expire())
+
+  const conversations = new Conversations({
+    service: gateway,
+    preferences: deps.preferences,
+    changed: (list) => events.emit('conversations:changed', list)
+  })
+  const timelines = new Timelines(gateway)
+  const outbox = new Outbox({
+    deliver: (pending) => gateway.sendMessage(pending.conversationId, pending.text, pending.clientId),
+    recoverDelivered: async (pending) => {
+      for (const message of await timelines.catchUp(pending.conversationId)) receive(message)
+    },
+    delivered: (message) => receive(message),
+    changed: (conversationId, pending) => events.emit('outbox:changed', { conversationId, pending }),
+    save: (all) => deps.preferences.set('outbox', all)
+  })
+  outbox.restore(deps.preferences.get('outbox') ?? [])
+
+  /** Every message reaches the renderer, the list and the notifier through here, and only once. */
+  function receive(message: Message): void {
+    const inTimeline = timelines.isLoaded(message.conversationId)
+    if (inTimeline && !timelines.accept(message)) return
+    const me = session.me
+    const isOpen = message.conversationId === openConversationId
+    const fromMe = me !== null && message.senderId === me.id
+    const isNew = conversations.record(message, { read: isOpen || fromMe })
+    if (!inTimeline && !isNew) return
+    events.emit('messages:received', message)
+    if (isNew && me !== null && shouldNotify(message, { meId: me.id, windowFocused: deps.window.isFocused() })) notify(message)
+  }
+
+  function notify(message: Message): void {
+    const conversation = conversations.get(message.conversationId)
+    const { title, body } = notificationFor(message, conversation?.name ?? message.senderName)
+    deps.notifier.show({
+      title,
+      body,
+      onClick: () => {
+        deps.window.reveal()
+        events.emit('conversations:focus', { conversationId: message.conversationId })
+      }
+    })
+  }
+
+  async function refreshConversations(): Promise<Conversation[]> {
+    const me = requireMe()
+    try {
+      return await conversations.refresh(me.id)
+    } catch (error) {
+      log.warn('could not refresh the conversation list', error)
+      throw error
+    }
+  }
+
+  /** After a reconnect: fetch what was missed in every conversation the user has open or had open. */
+  async function catchUp(): Promise<void> {
+    if (session.me === null) return
+    outbox.resume()
+    await Promise.all(
+      timelines.loadedConversations().map(async (conversationId) => {
+        try {
+          for (const message of await timelines.catchUp(conversationId)) receive(message)
+        } catch (error) {
+          log.warn(`could not catch up on ${conversationId}`, error)
+        }
+      })
+    )
+    await refreshConversations().catch(() => undefined)
+    if (openConversationId !== null) conversations.markRead(openConversationId)
+  }
+
+  function requireMe(): Me {
+    const me = session.me
+    if (me === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
+    return me
+  }
+
+  function requireConversation(conversationId: ConversationId): Conversation {
+    requireMe()
+    const conversation = conversations.get(conversationId)
+    if (!conversation) throw new AppError('NOT_FOUND', 'That conversation is not in your list any more.')
+    return conversation
+  }
+
+  const handlers: InvokeHandlers = {
+    'app:ready': async () => null,
+    'session:get': async () => session.state,
+    'session:signIn': ({ username, password }) => session.signIn(username, password),
+    'session:sendCode': () => session.sendCode(),
+    'session:confirmCode': ({ code }) => session.confirmCode(code),
+    'session:cancelVerification': async () => {
+      session.cancelVerification()
+      return null
+    },
+    'session:signOut': async () => {
+      await session.signOut()
+      return null
+    },
+    'conversations:list': async () => (session.me === null ? [] : conversations.list()),
+    'conversations:open': async ({ conversationId }) => {
+      const conversation = requireConversation(conversationId)
+      if (openConversationId !== null && openConversationId !== conversationId) push.unfollow(openConversationId)
+      openConversationId = conversationId
+      push.follow(conversationId)
+      const page = await timelines.load(conversationId)
+      const newest = page.messages.at(-1)
+      if (newest) conversations.record(newest, { read: true })
+      conversations.markRead(conversationId)
+      return { conversation: conversations.get(conversationId) ?? conversation, ...page, pending: outbox.pendingIn(conversationId) }
+    },
+    'conversations:close': async ({ conversationId }) => {
+      if (openConversationId === conversationId) {
+        push.unfollow(conversationId)
+        openConversationId = null
+      }
+      return null
+    },
+    'messages:loadOlder': ({ conversationId, beforeId }) => {
+      requireConversation(conversationId)
+      return timelines.older(conversationId, beforeId)
+    },
+    'messages:send': async ({ conversationId, text, clientId }) => {
+      requireConversation(conversationId)
+      return outbox.enqueue(conversationId, text, clientId)
+    },
+    'messages:retry': async ({ conversationId, clientId }) => {
+      requireMe()
+      return outbox.retry(conversationId, clientId)
+    },
+    'messages:discard': async ({ conversationId, clientId }) => {
+      requireMe()
+      outbox.discard(conversationId, clientId)
+      return null
+    },
+    'shell:openExternal': async ({ url }) => {
+      await deps.openExternal(url)
+      return null
+    }
+  }
+
+  return {
+    handlers,
+    start: async () => {
+      events.emit('push:status', 'offline')
+      await session.restore()
+    },
+    stop: async () => {
+      await push.stop()
+    }
+  }
 }

@@ -15,9 +15,10 @@ export interface SessionService {
   login(request: { username: string; password: string; deviceId: string; verificationCode?: string }): Promise<LoginOutcome>
   sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }>
   confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
-  /** Who the token belongs to. */
-  me(token: string): Promise<Me>
-  destroyToken(token: string): Promise<void>
+  /** Who the current token belongs to. */
+  me(): Promise<Me>
+  /** Revokes the current token on the service. */
+  destroyToken(): Promise<void>
 }
 
 export interface SessionDependencies {
@@ -68,7 +69,7 @@ export class Session {
     if (token === null) return
     this.#token = token
     try {
-      const me = await this.#deps.service.me(token)
+      const me = await this.#deps.service.me()
       this.#becomeSignedIn(me)
     } catch (error) {
       const code = errorCodeOf(error)
@@ -133,9 +134,8 @@ export class Session {
   }
 
   async signOut(): Promise<void> {
-    const token = this.#token
-    if (token !== null) {
-      await this.#deps.service.destroyToken(token).catch((error: unknown) => {
+    if (this.#token !== null) {
+      await this.#deps.service.destroyToken().catch((error: unknown) => {
         // Signing out must always work locally; an unreachable service only means the token outlives us there.
         this.#deps.log.warn('could not destroy the token on the service', error)
       })

@@ -1,0 +1,150 @@
+// Binds core to a real deployment: the REST client and the push connection, translated into the
+// app's own shapes. This is the only core module that knows the api/ and push/ layers.
+import type { Conversation, ConversationId, Me, Message } from '../../shared/domain'
+import { conversationKind, otherParticipant } from '../../shared/conversation-id'
+import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
+import { listGroups } from '../api/groups'
+import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'
+import type { MessagePageRequest } from '../api/paging'
+import { ServiceClient } from '../api/service-client'
+import type { ServiceConfig } from '../api/service-config'
+import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
+import { chatToConversation, groupToConversation, selfUserToMe, toMessage, tokenResultToMe } from '../api/to-domain'
+import { getMe } from '../api/users'
+import { conversationChannel, userChannel } from '../push/channels'
+import { PushConnection } from '../push/push-connection'
+import { AppError } from './app-error'
+import type { PushFeed, PushListener, ServiceGateway } from './app-core'
+import type { Log } from './ports'
+
+/** The service's largest page (§7 G1, §11 C1). */
+const LIST_PAGE_SIZE = 100
+
+export interface ServiceConnectionOptions {
+  config: ServiceConfig
+  token: () => string | null
+  listener: PushListener
+  log: Log
+}
+
+export function connectToService(options: ServiceConnectionOptions): { gateway: ServiceGateway; push: PushFeed } {
+  const client = new ServiceClient({ config: options.config, getToken: options.token })
+  let meId: string | null = null
+
+  const requireMeId = (): string => {
+    if (meId === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
+    return meId
+  }
+
+  async function messagePage(conversationId: ConversationId, request: MessagePageRequest): Promise<Message[]> {
+    const page: WireMessagePage =
+      conversationKind(conversationId) === 'dm'
+        ? await listDirectMessages(client, otherParticipant(conversationId, requireMeId()), request)
+        : await listGroupMessages(client, conversationId, request)
+    const messages = page.messages.map((wire) => toMessage(wire, conversationId))
+    // `after` pages come oldest first, the others newest first (§10); the app keeps history oldest first.
+    return request.anchor !== undefined && 'after' in request.anchor ? messages : messages.reverse()
+  }
+
+  async function everyPage<T>(fetchPage: (page: number) => Promise<T[]>): Promise<T[]> {
+    const all: T[] = []
+    for (let page = 1; ; page += 1) {
+      const items = await fetchPage(page)
+      all.push(...items)
+      if (items.length < LIST_PAGE_SIZE) return all
+    }
+  }
+
+  const gateway: ServiceGateway = {
+    async login({ username, password, deviceId, verificationCode }) {
+      const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
+      if (outcome.kind === 'verification') {
+        const smsHint = outcome.verification.methods?.sms
+        return { kind: 'verification', verificationId: outcome.verification.code, smsHint: typeof smsHint === 'string' ? smsHint : null }
+      }
+      const me = tokenResultToMe(outcome.result)
+      if (me === null) throw new AppError('INTERNAL', 'The service signed you in without saying who you are.')
+      meId = me.id
+      return { kind: 'token', token: outcome.result.access_token, me }
+    },
+    async sendSmsCode(verificationId) {
+      const { hint } = await sendSmsCode(client, verificationId)
+      return { smsHint: hint }
+    },
+    async confirmCode(verificationId, code) {
+      const outcome = await confirmCode(client, verificationId, code)
+      return outcome.kind === 'verified' ? { verified: true } : { verified: false, remainingAttempts: outcome.remainingAttempts }
+    },
+    async me() {
+      const me = selfUserToMe(await getMe(client))
+      meId = me.id
+      return me
+    },
+    destroyToken: () => signOut(client),
+    async listConversations() {
+      const me = requireMeId()
+      const [groups, chats] = await Promise.all([
+        everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE, omitMembers: true })),
+        everyPage((page) => listChats(client, { page, perPage: LIST_PAGE_SIZE }))
+      ])
+      const conversations: Conversation[] = [
+        ...groups.map(groupToConversation),
+        ...chats.map((chat) => chatToConversation(chat, me))
+      ]
+      return conversations
+    },
+    latestMessages: (conversationId, limit) => messagePage(conversationId, { limit }),
+    messagesBefore: (conversationId, beforeId, limit) => messagePage(conversationId, { anchor: { before: beforeId }, limit }),
+    messagesAfter: (conversationId, afterId, limit) => messagePage(conversationId, { anchor: { after: afterId }, limit }),
+    async sendMessage(conversationId, text, sourceGuid) {
+      const wire =
+        conversationKind(conversationId) === 'dm'
+          ? await sendDirectMessage(client, otherParticipant(conversationId, requireMeId()), { sourceGuid, text })
+          : await sendGroupMessage(client, conversationId, { sourceGuid, text })
+      return toMessage(wire, conversationId)
+    },
+    onUnauthorized(listener) {
+      client.onUnauthorized(() => listener())
+    }
+  }
+
+  return { gateway, push: new LivePushFeed(options) }
+}
+
+/** Follows the user's channel and the open conversation's, and hands core what arrives. */
+class LivePushFeed implements PushFeed {
+  readonly #options: ServiceConnectionOptions
+  #connection: PushConnection | null = null
+
+  constructor(options: ServiceConnectionOptions) {
+    this.#options = options
+  }
+
+  start(me: Me): void {
+    if (this.#connection !== null) return
+    const { listener, log } = this.#options
+    const connection = new PushConnection({ config: this.#options.config, getToken: this.#options.token, log })
+    connection.on('status', (status) => listener.status(status))
+    connection.on('reconnected', () => listener.reconnected())
+    connection.on('lineCreated', ({ message }) => listener.message(message))
+    connection.on('directMessageCreated', ({ message }) => listener.message(message))
+    connection.on('membershipCreated', () => listener.conversationsChanged())
+    connection.on('subscriptionRefused', ({ error }) => log.warn('push: a subscription was refused', error))
+    this.#connection = connection
+    connection.follow(userChannel(me.id))
+  }
+
+  follow(conversationId: ConversationId): void {
+    this.#connection?.follow(conversationChannel(conversationId))
+  }
+
+  unfollow(conversationId: ConversationId): void {
+    this.#connection?.unfollow(conversationChannel(conversationId))
+  }
+
+  async stop(): Promise<void> {
+    const connection = this.#connection
+    this.#connection = null
+    await connection?.close()
+  }
+}

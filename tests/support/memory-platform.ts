@@ -1,0 +1,100 @@
+// In-memory stand-ins for the platform around core (keychain, settings file, notification centre,
+// window). They are what cannot run here; the service core talks to is always the real one.
+import type { EventContract, EventName } from '../../src/shared/ipc'
+import type {
+  AppWindow,
+  DesktopNotification,
+  EventSink,
+  Log,
+  Notifier,
+  PreferenceValues,
+  Preferences,
+  TokenVault
+} from '../../src/main/core/ports'
+
+export class MemoryVault implements TokenVault {
+  token: string | null = null
+  async load(): Promise<string | null> {
+    return this.token
+  }
+  async save(token: string): Promise<void> {
+    this.token = token
+  }
+  async clear(): Promise<void> {
+    this.token = null
+  }
+}
+
+export class MemoryPreferences implements Preferences {
+  readonly values: Partial<PreferenceValues> = {}
+  get<K extends keyof PreferenceValues>(key: K): PreferenceValues[K] | undefined {
+    return this.values[key]
+  }
+  set<K extends keyof PreferenceValues>(key: K, value: PreferenceValues[K]): void {
+    this.values[key] = value
+  }
+}
+
+export class RecordingNotifier implements Notifier {
+  readonly shown: DesktopNotification[] = []
+  show(notification: DesktopNotification): void {
+    this.shown.push(notification)
+  }
+}
+
+export class FakeWindow implements AppWindow {
+  focused = true
+  revealed = 0
+  isFocused(): boolean {
+    return this.focused
+  }
+  reveal(): void {
+    this.revealed += 1
+  }
+}
+
+type Recorded = { [E in EventName]: { event: E; payload: EventContract[E] } }[EventName]
+
+/** Records every event core emits and lets a test wait for the one it expects. */
+export class RecordingEvents implements EventSink {
+  readonly log: Recorded[] = []
+  readonly #waiters = new Set<() => void>()
+
+  emit<E extends EventName>(event: E, payload: EventContract[E]): void {
+    this.log.push({ event, payload } as Recorded)
+    for (const wake of this.#waiters) wake()
+  }
+
+  all<E extends EventName>(event: E): EventContract[E][] {
+    return this.log.filter((entry) => entry.event === event).map((entry) => entry.payload as EventContract[E])
+  }
+
+  /** Resolves with the first payload of `event` (already emitted or still to come) that matches. */
+  async waitFor<E extends EventName>(
+    event: E,
+    matches: (payload: EventContract[E]) => boolean = () => true,
+    timeoutMs = 10_000
+  ): Promise<EventContract[E]> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const found = this.all(event).find(matches)
+        if (found === undefined) return false
+        this.#waiters.delete(check)
+        clearTimeout(timer)
+        resolve(found)
+        return true
+      }
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check)
+        reject(new Error(`timed out waiting for ${event}`))
+      }, timeoutMs)
+      if (!check()) this.#waiters.add(check)
+    })
+  }
+}
+
+export const quietLog: Log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined
+}
