@@ -104,6 +104,26 @@ describe('conversation view', () => {
     expect(screen.getByText('Alan Turing: Anyone there?', { selector: '[aria-live="polite"]' })).toBeInTheDocument()
   })
 
+  it('keeps what arrives while the conversation is still opening', async () => {
+    const loaded = message({ conversationId: 'g1', text: 'Loaded' })
+    const early = message({ conversationId: 'g1', text: 'Arrived early' })
+    const fake = withHistory([])
+    const opening = fake.holds('conversations:open')
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    expect(await screen.findByText('Loading messages…')).toBeInTheDocument()
+
+    fake.emit('messages:received', early)
+    fake.emit('messages:received', loaded)
+    opening.resolve({ conversation: bookClub, messages: [loaded], hasOlder: false, pending: [] })
+
+    const history = await screen.findByRole('list', { name: 'Messages' })
+    const items = within(history).getAllByRole('listitem')
+    expect(items).toHaveLength(2)
+    expect(items[0]).toHaveTextContent('Loaded')
+    expect(items[1]).toHaveTextContent('Arrived early')
+  })
+
   it('loads older messages on request and puts them on top', async () => {
     const first = message({ conversationId: 'g1', text: 'Newer' })
     const fake = withHistory([first], { hasOlder: true }).returns('messages:loadOlder', {

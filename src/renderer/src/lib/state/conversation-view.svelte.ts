@@ -31,6 +31,8 @@ export class ConversationViewModel {
 
   /** Arrivals while `conversations:open` is in flight, merged once its page is in. */
   #early: Message[] = []
+  /** An outbox update while opening is newer than the outbox the open call read. */
+  #earlyPending: PendingMessage[] | null = null
 
   get draft(): string {
     return this.conversationId === null ? '' : (this.#drafts.get(this.conversationId) ?? '')
@@ -46,7 +48,9 @@ export class ConversationViewModel {
     const stops = [
       listen('messages:received', (message) => this.#receive(message)),
       listen('outbox:changed', ({ conversationId, pending }) => {
-        if (conversationId === this.conversationId) this.#pending = pending
+        if (conversationId !== this.conversationId) return
+        if (this.status === 'loading') this.#earlyPending = pending
+        else this.#pending = pending
       })
     ]
     return () => stops.forEach((stop) => stop())
@@ -61,6 +65,7 @@ export class ConversationViewModel {
     this.messages = []
     this.#pending = []
     this.#early = []
+    this.#earlyPending = null
     this.hasOlder = false
     this.olderError = null
     this.status = 'loading'
@@ -72,7 +77,8 @@ export class ConversationViewModel {
       this.messages = mergeMessages(opened.messages, this.#early)
       this.#early = []
       this.hasOlder = opened.hasOlder
-      this.#pending = opened.pending
+      this.#pending = this.#earlyPending ?? opened.pending
+      this.#earlyPending = null
       this.status = 'ready'
       return opened.conversation
     } catch (error) {

@@ -15,12 +15,18 @@ export class ConversationsModel {
   selected: Conversation | null = $derived(this.#all.find((c) => c.id === this.selectedId) ?? null)
   totalUnread = $derived(this.#all.reduce((sum, c) => sum + c.unreadCount, 0))
 
+  /** Bumped by every new list, so a slow `conversations:list` cannot overwrite a newer event's. */
+  #version = 0
+
   async load(): Promise<void> {
     this.status = 'loading'
     this.error = null
+    const version = ++this.#version
     try {
-      this.replace(await call('conversations:list', {}))
+      const list = await call('conversations:list', {})
+      if (version === this.#version) this.replace(list)
     } catch (error) {
+      if (version !== this.#version) return
       this.status = 'error'
       this.error = messageOf(error)
     }
@@ -28,6 +34,7 @@ export class ConversationsModel {
 
   /** Main sends the whole list whenever anything in it changes. */
   replace(list: Conversation[]): void {
+    this.#version++
     this.#all = list
     this.status = 'ready'
     this.error = null
@@ -43,6 +50,7 @@ export class ConversationsModel {
   }
 
   clear(): void {
+    this.#version++
     this.#all = []
     this.status = 'idle'
     this.error = null
