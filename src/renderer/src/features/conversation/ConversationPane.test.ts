@@ -61,6 +61,17 @@ describe('conversation view', () => {
     expect(items[3]).not.toHaveTextContent('gone')
   })
 
+  it("shows a sender's avatar named after them, and initials when there is none", async () => {
+    const fake = withHistory([
+      message({ conversationId: 'g1', text: 'With picture', senderAvatarUrl: 'https://i.example.org/grace.png' }),
+      message({ conversationId: 'g1', text: 'Without', senderId: 'u3', senderName: 'Alan Turing' })
+    ])
+    const history = await openBookClub(fake)
+
+    expect(within(history).getByRole('img', { name: 'Grace Hopper' })).toHaveAttribute('src', 'https://i.example.org/grace.png')
+    expect(within(history).getAllByRole('listitem')[1]).toHaveTextContent('AT')
+  })
+
   it('says when there are no messages yet', async () => {
     await openBookClub(withHistory([]))
     expect(screen.getByText('No messages yet. Say hello!')).toBeInTheDocument()
