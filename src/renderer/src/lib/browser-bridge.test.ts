@@ -84,10 +84,15 @@ describe('installBrowserBridge', () => {
     await expect(answer).resolves.toEqual({ ok: true, value: { state: 'signedOut' } })
   })
 
-  it('reports focus when it connects', () => {
-    const { socket } = page('#secret=abc')
+  it('reports focus when it connects, and when the window gains or loses it', () => {
+    const { target, socket } = page('#secret=abc')
     socket?.open()
     expect(socket?.sent[0]).toEqual({ type: 'focus', focused: expect.any(Boolean) })
+    const handlers = new Map(target.addEventListener.mock.calls.map(([name, handler]) => [name, handler as () => void]))
+    handlers.get('blur')?.()
+    expect(socket?.sent.at(-1)).toEqual({ type: 'focus', focused: false })
+    handlers.get('focus')?.()
+    expect(socket?.sent.at(-1)).toEqual({ type: 'focus', focused: true })
   })
 
   it('delivers events to their listeners until they unsubscribe', () => {

@@ -55,16 +55,19 @@ function connect(target: Window, secret: string, Socket: typeof WebSocket): Api 
     else if (socket.readyState === Socket.CONNECTING) waiting.push(text)
   }
 
-  // The host decides whether a notification shows by whether this tab is being looked at.
+  // The host decides whether a notification shows by whether this tab is being looked at. The
+  // events say so themselves (hasFocus() can lag behind a blur), which also lets a test act out
+  // "the user looked away" by dispatching blur on the window.
   const document = target.document
-  const reportFocus = (): void => post({ type: 'focus', focused: document.visibilityState === 'visible' && document.hasFocus() })
-  target.addEventListener('focus', reportFocus)
-  target.addEventListener('blur', reportFocus)
-  document.addEventListener('visibilitychange', reportFocus)
+  const reportFocus = (focused: boolean): void => post({ type: 'focus', focused })
+  const visible = (): boolean => document.visibilityState === 'visible'
+  target.addEventListener('focus', () => reportFocus(visible()))
+  target.addEventListener('blur', () => reportFocus(false))
+  document.addEventListener('visibilitychange', () => reportFocus(visible() && document.hasFocus()))
 
   socket.addEventListener('open', () => {
     for (const text of waiting.splice(0)) socket.send(text)
-    reportFocus()
+    reportFocus(visible() && document.hasFocus())
   })
   socket.addEventListener('message', (message: MessageEvent) => {
     const frame = JSON.parse(String(message.data)) as HostFrame
