@@ -112,6 +112,15 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   /** Every message reaches the renderer, the list and the notifier through here, and only once. */
   function receive(message: Message): void {
+    if (conversations.get(message.conversationId) === undefined) {
+      // A first message in a new chat, or in a group we were just added to: the list must learn
+      // of the conversation itself, and counts its unread messages as it does.
+      void refreshConversations().then(
+        () => events.emit('messages:received', message),
+        () => undefined
+      )
+      return
+    }
     const inTimeline = timelines.isLoaded(message.conversationId)
     if (inTimeline && !timelines.accept(message)) return
     const me = session.me

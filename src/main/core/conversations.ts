@@ -43,8 +43,10 @@ export class Conversations {
   /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */
   async refresh(meId: string): Promise<Conversation[]> {
     this.#meId = meId
+    const firstLook = this.#deps.preferences.get('lastRead') === undefined
     const fetched = await this.#deps.service.listConversations()
-    const counted = await Promise.all(fetched.map((conversation) => this.#withUnreadCount(conversation, meId)))
+    const counted = await Promise.all(fetched.map((conversation) => this.#withUnreadCount(conversation, meId, firstLook)))
+    if (firstLook && this.#deps.preferences.get('lastRead') === undefined) this.#deps.preferences.set('lastRead', {})
     this.#byId = new Map(counted.map((conversation) => [conversation.id, conversation]))
     this.#announce()
     return this.list()
@@ -87,16 +89,17 @@ export class Conversations {
     this.#announce()
   }
 
-  async #withUnreadCount(conversation: Conversation, meId: string): Promise<Conversation> {
-    const lastRead = this.#deps.preferences.get('lastRead')?.[conversation.id]
+  async #withUnreadCount(conversation: Conversation, meId: string, firstLook: boolean): Promise<Conversation> {
     if (conversation.lastMessageId === null) return { ...conversation, unreadCount: 0 }
-    if (lastRead === undefined) {
-      // First time this device sees the conversation: its history is not news.
+    const lastRead = this.#deps.preferences.get('lastRead')?.[conversation.id]
+    if (lastRead === undefined && (firstLook || conversation.kind === 'group')) {
+      // History this device never showed is not news: on the first sign-in here, and in a group
+      // the user was just added to. A new direct chat, though, is someone writing to them.
       this.#rememberRead(conversation.id, conversation.lastMessageId)
       return { ...conversation, unreadCount: 0 }
     }
-    if (compareIds(conversation.lastMessageId, lastRead) <= 0) return { ...conversation, unreadCount: 0 }
-    const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead, UNREAD_COUNT_CAP)
+    if (lastRead !== undefined && compareIds(conversation.lastMessageId, lastRead) <= 0) return { ...conversation, unreadCount: 0 }
+    const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead ?? '0', UNREAD_COUNT_CAP)
     const unreadCount = newer.filter((message) => message.senderId !== meId && this.#countsAsUnread(message)).length
     return { ...conversation, unreadCount }
   }

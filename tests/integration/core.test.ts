@@ -1,0 +1,201 @@
+// Main's core against the real local service: sign-in through the SMS pin, push, the outbox across
+// a service restart, and the way back to sign-in when the service refuses the token.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { localServiceConfig } from '../../src/main/api/service-config'
+import { createAppCore, type AppCore } from '../../src/main/core/app-core'
+import type { SessionState } from '../../src/shared/domain'
+import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
+import { FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
+
+interface Harness {
+  core: AppCore
+  events: RecordingEvents
+  vault: MemoryVault
+  preferences: MemoryPreferences
+  notifier: RecordingNotifier
+  window: FakeWindow
+  call<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<InvokeResponse<C>>
+}
+
+const cleanups: (() => Promise<void> | void)[] = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function serviceFor(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
+  const service = await startTestService(options)
+  cleanups.push(() => service.close())
+  return service
+}
+
+function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'preferences'>> = {}): Harness {
+  const events = new RecordingEvents()
+  const vault = platform.vault ?? new MemoryVault()
+  const preferences = platform.preferences ?? new MemoryPreferences()
+  const notifier = new RecordingNotifier()
+  const window = new FakeWindow()
+  const core = createAppCore({
+    config: localServiceConfig(origin),
+    vault,
+    preferences,
+    notifier,
+    window,
+    events,
+    openExternal: async () => undefined,
+    log: quietLog
+  })
+  cleanups.push(() => core.stop())
+  return { core, events, vault, preferences, notifier, window, call: (channel, request) => core.handlers[channel](request) }
+}
+
+async function signInThroughSms(app: Harness, service: TestService, user: TestUser): Promise<void> {
+  const result = await app.call('session:signIn', { username: user.email, password: user.password })
+  expect(result.status).toBe('verificationRequired')
+  await app.call('session:sendCode', {})
+  const confirmed = await app.call('session:confirmCode', { code: await service.lastPin(user.phoneNumber) })
+  expect(confirmed).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  await app.events.waitFor('push:status', (status) => status === 'connected')
+}
+
+describe('signing in', () => {
+  it('goes through the SMS pin, counts down wrong codes, and keeps the session for the next start', async () => {
+    const service = await serviceFor()
+    const user = await service.createUser({ name: 'Ada' })
+    const app = launch(service.origin)
+    await app.core.start()
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
+
+    const challenge = await app.call('session:signIn', { username: user.email, password: user.password })
+    expect(challenge).toEqual({ status: 'verificationRequired', challenge: { smsHint: user.phoneNumber.slice(-2) } })
+    expect(await app.call('session:sendCode', {})).toEqual({ smsHint: user.phoneNumber.slice(-2) })
+    const pin = await service.lastPin(user.phoneNumber)
+    const wrongPin = pin === '000000' ? '111111' : '000000'
+    expect(await app.call('session:confirmCode', { code: wrongPin })).toEqual({ status: 'wrongCode', remainingAttempts: 4 })
+
+    const signedIn = await app.call('session:confirmCode', { code: pin })
+    expect(signedIn).toEqual({ status: 'signedIn', me: { id: user.id, name: 'Ada', avatarUrl: null } })
+    expect(app.vault.token).toMatch(/^[A-Za-z0-9]{40}$/)
+
+    const nextRun = launch(service.origin, { vault: app.vault, preferences: app.preferences })
+    await nextRun.core.start()
+    expect(await nextRun.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  })
+
+  it('says so when the password is wrong', async () => {
+    const service = await serviceFor()
+    const user = await service.createUser()
+    const app = launch(service.origin)
+    await expect(app.call('session:signIn', { username: user.email, password: 'not it at all' })).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Wrong username or password.'
+    })
+  })
+
+  it('returns to sign-in with a clear message when the service revokes the token', async () => {
+    const service = await serviceFor()
+    const user = await service.createUser()
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, user)
+    const revoked = await service.call('POST', '/v2/access_tokens/current/destroy', { token: app.vault.token ?? '' })
+    expect(revoked.status).toBe(200)
+
+    await app.core.start()
+    const ended = await app.events.waitFor('session:changed', (state: SessionState) => state.status === 'signedOut')
+    expect(ended).toEqual({ status: 'signedOut', notice: 'Your session has ended. Please sign in again.' })
+    expect(app.vault.token).toBeNull()
+  })
+
+  it('signs out by destroying the token on the service', async () => {
+    const service = await serviceFor()
+    const user = await service.createUser()
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, user)
+    const token = app.vault.token ?? ''
+    await app.call('session:signOut', {})
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
+    expect((await service.call('GET', '/v3/users/me', { token })).status).toBe(401)
+  })
+})
+
+describe('live messages', () => {
+  it('receives a pushed direct message, counts it unread and notifies while the window is in the background', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const bea = await service.signUp({ name: 'Bea' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await service.sendDirectMessage(bea, ada.id, 'first, to start the chat')
+    await app.events.waitFor('conversations:changed', (list) => list.length === 1)
+    app.window.focused = false
+
+    await service.sendDirectMessage(bea, ada.id, 'are you there?')
+
+    const received = await app.events.waitFor('messages:received', (message) => message.text === 'are you there?')
+    const chatId = [ada.id, bea.id].sort((a, b) => Number(a) - Number(b)).join('+')
+    expect(received).toMatchObject({ conversationId: chatId, senderId: bea.id, senderName: 'Bea', system: false })
+    const list = await app.events.waitFor('conversations:changed', (conversations) => conversations[0]?.unreadCount === 2)
+    expect(list[0]).toMatchObject({ id: chatId, kind: 'dm', name: 'Bea', preview: { text: 'are you there?' } })
+    expect(app.notifier.shown.map((shown) => [shown.title, shown.body])).toContainEqual(['Bea', 'are you there?'])
+
+    app.notifier.shown.at(-1)?.onClick()
+    expect(app.window.revealed).toBe(1)
+    expect(app.events.all('conversations:focus')).toEqual([{ conversationId: chatId }])
+
+    const opened = await app.call('conversations:open', { conversationId: chatId })
+    expect(opened.messages.map((message) => message.text)).toEqual(['first, to start the chat', 'are you there?'])
+    expect(opened.conversation.unreadCount).toBe(0)
+  })
+
+  it('sends a group message once and shows it once, though push echoes it back', async () => {
+    const service = await serviceFor()
+    const ada = await service.signUp({ name: 'Ada' })
+    const group = await service.createGroup(ada, { name: 'Climbing' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === group.id))
+    await app.call('conversations:open', { conversationId: group.id })
+
+    const pending = await app.call('messages:send', { conversationId: group.id, text: 'hello climbers', clientId: 'client-0001' })
+    expect(pending).toMatchObject({ clientId: 'client-0001', state: 'sending' })
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === group.id && change.pending.length === 0)
+    await new Promise((resolve) => setTimeout(resolve, 300)) // room for the push echo to arrive
+
+    expect(app.events.all('messages:received').filter((message) => message.text === 'hello climbers')).toHaveLength(1)
+    const stored = await service.call('GET', `/v3/groups/${group.id}/messages`, { token: app.vault.token ?? '' })
+    expect(stored.body.response.messages.map((message: { source_guid: string }) => message.source_guid)).toEqual(['client-0001'])
+  })
+})
+
+describe('the outbox', () => {
+  it('keeps a message written while the service is down and sends it exactly once when it is back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const db = join(dataDir, 'service.db')
+    let service = await startTestService({ db })
+    const port = Number(new URL(service.origin).port)
+    const ada = await service.signUp({ name: 'Ada' })
+    const group = await service.createGroup(ada, { name: 'Climbing' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    const token = app.vault.token ?? ''
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === group.id))
+    await app.call('conversations:open', { conversationId: group.id })
+
+    await service.close()
+    await app.call('messages:send', { conversationId: group.id, text: 'typed while offline', clientId: 'client-offline' })
+    const failed = await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed')
+    expect(failed.pending[0]?.error).toMatch(/out of reach/)
+
+    service = await startTestService({ db, port })
+    cleanups.push(() => service.close())
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === group.id && change.pending.length === 0, 30_000)
+    const stored = await service.call('GET', `/v3/groups/${group.id}/messages`, { token })
+    expect(stored.body.response.messages.map((message: { text: string }) => message.text)).toEqual(['typed while offline'])
+    expect(app.events.all('messages:received').filter((message) => message.text === 'typed while offline')).toHaveLength(1)
+  })
+})
