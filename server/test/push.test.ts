@@ -8,8 +8,8 @@ let carol: TestUser
 let groupId: string
 
 beforeAll(async () => {
-  // A short idle time so the long-polling ping answer can be observed without waiting 30 s.
-  service = await startTestService({ push: { idlePingMs: 300 } })
+  // Short ping intervals so the idle answer and server pings can be observed without waiting 30 s.
+  service = await startTestService({ push: { idlePingMs: 300, serverPingMs: 300 } })
   ;[alice, bob, carol] = await Promise.all([service.signUp({ name: 'Alice' }), service.signUp({ name: 'Bob' }), service.signUp({ name: 'Carol' })])
   groupId = (await service.createGroup(alice, { name: 'Push group' })).id
 })
@@ -246,6 +246,20 @@ describe('deliveries (§14.1, §14.4, §18.12)', () => {
     expect(reply).toHaveLength(1)
     expect(reply[0]).toMatchObject({ channel: '/meta/connect', successful: true })
     await raw.disconnect()
+  })
+})
+
+describe('server pings (§14.3)', () => {
+  it('sends {type: "ping"} on every subscribed channel to WebSocket clients', async () => {
+    const client = pushClient(service, carol.token)
+    const inbox = new Inbox()
+    try {
+      await subscribe(client, `/user/${carol.id}`, inbox)
+      const ping = await inbox.waitFor((item) => item.data.type === 'ping')
+      expect(ping).toEqual({ channel: `/user/${carol.id}`, data: { type: 'ping' } })
+    } finally {
+      client.disconnect()
+    }
   })
 })
 
