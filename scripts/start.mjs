@@ -4,7 +4,7 @@
 //   --data-dir <dir>   where the service's database and the app's browser-mode data live
 //                      (default: the per-user app data folder, e.g. ~/.config/Parley)
 import { spawn, spawnSync } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -46,8 +46,8 @@ function electronBinary() {
 const children = []
 
 /** Starts the local service and resolves once it has said where it listens and with which attestation secret. */
-function startService({ database, seed, port, onLine }) {
-  const args = ['--dev', '--db', database, '--port', String(port), ...(seed ? ['--seed', 'demo'] : [])]
+function startService({ database, port }) {
+  const args = ['--dev', '--seed', 'demo', '--db', database, '--port', String(port)]
   const child = runTypeScript('server/src/cli.ts', args, { stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(child)
   return new Promise((resolveService, reject) => {
@@ -64,7 +64,6 @@ function startService({ database, seed, port, onLine }) {
     const giveUp = setTimeout(() => settle(() => reject(new Error('The local service did not start within a minute.'))), 60_000)
     createInterface({ input: child.stdout }).on('line', (line) => {
       console.log(`[service] ${line}`)
-      onLine(line)
       verifyToken ??= /^attestation secret: (\S+)/.exec(line)?.[1] ?? null
       const listening = /^listening on (\S+)/.exec(line)
       if (listening) {
@@ -101,24 +100,11 @@ async function main() {
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir())
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
 
-  // Seed only a new database: the demo data is a starting point, and what the user did since is theirs.
+  // The service seeds a database once (it records having done so; later runs change nothing) and
+  // prints the demo accounts every time, so asking on every run is safe and keeps them in view.
   const database = join(dataDir, 'local-service.db')
-  const seed = !existsSync(database)
-  const demoNotes = join(dataDir, 'demo-accounts.txt')
-  if (seed) writeFileSync(demoNotes, '', { mode: 0o600 })
   const port = (await portIsFree(PREFERRED_SERVICE_PORT)) ? PREFERRED_SERVICE_PORT : 0
-  const service = await startService({
-    database,
-    seed,
-    port,
-    // Keep the demo accounts the first run printed, since later runs do not seed (or print) them again.
-    onLine: (line) => {
-      if (seed && /^(demo accounts| {2}\S)/.test(line)) appendFileSync(demoNotes, `${line}\n`)
-    }
-  })
-  if (!seed && existsSync(demoNotes) && statSync(demoNotes).size > 0) {
-    console.log(`Demo accounts are listed in ${demoNotes}. Delete ${database} to start again from the demo data.`)
-  }
+  const service = await startService({ database, port })
 
   const environment = { ...process.env, PARLEY_SERVICE_ORIGIN: service.origin }
   if (service.verifyToken !== null) environment.PARLEY_VERIFY_TOKEN = service.verifyToken
