@@ -115,10 +115,8 @@ export class Messages {
   readonly #core: Core
   readonly #insert: Statement<[NewRow]>
   readonly #byId: Statement<[string], MessageRow>
-  readonly #guidUsed: Statement<[{ guid: string; sender: string; group: number | null; chat: string | null; since: number }], { one: number }>
-  readonly #count: Statement<[{ group: number | null; chat: string | null }], { n: number }>
-  readonly #last: Statement<[{ group: number | null; chat: string | null }], MessageRow>
-  readonly #pages: Record<'newest' | 'before' | 'since' | 'after', Statement<[PageParams], MessageRow>>
+  /** Per conversation kind, so each query walks one index in id order (no OR, no sort). */
+  readonly #by: Record<'group' | 'chat', ConversationStatements>
 
   constructor(core: Core) {
     this.#core = core
@@ -130,21 +128,23 @@ export class Messages {
          @attachments, @source_guid, @event, @created_at)`
     )
     this.#byId = db.prepare('SELECT * FROM messages WHERE id = ?')
-    const inConversation = '(group_id = @group OR chat_id = @chat)'
-    this.#guidUsed = db.prepare(
-      `SELECT 1 AS one FROM messages WHERE source_guid = @guid AND sender_id = @sender AND ${inConversation}
-       AND created_at > @since LIMIT 1`
-    )
-    this.#count = db.prepare(`SELECT count(*) AS n FROM messages WHERE ${inConversation}`)
-    this.#last = db.prepare(`SELECT * FROM messages WHERE ${inConversation} ORDER BY id DESC LIMIT 1`)
-    const page = (where: string, order: 'ASC' | 'DESC'): Statement<[PageParams], MessageRow> =>
-      db.prepare(`SELECT * FROM messages WHERE ${inConversation} ${where} ORDER BY id ${order} LIMIT @limit`)
-    this.#pages = {
-      newest: page('', 'DESC'),
-      before: page('AND id < @anchor', 'DESC'),
-      since: page('AND id > @anchor', 'DESC'),
-      after: page('AND id > @anchor', 'ASC')
+    const prepare = (column: 'group_id' | 'chat_id'): ConversationStatements => {
+      const page = (where: string, order: 'ASC' | 'DESC'): Statement<[PageParams], MessageRow> =>
+        db.prepare(`SELECT * FROM messages WHERE ${column} = @key ${where} ORDER BY id ${order} LIMIT @limit`)
+      return {
+        guidUsed: db.prepare(
+          `SELECT 1 AS one FROM messages WHERE source_guid = @guid AND sender_id = @sender AND ${column} = @key
+           AND created_at > @since LIMIT 1`
+        ),
+        count: db.prepare(`SELECT count(*) AS n FROM messages WHERE ${column} = @key`),
+        last: db.prepare(`SELECT * FROM messages WHERE ${column} = @key ORDER BY id DESC LIMIT 1`),
+        newest: page('', 'DESC'),
+        before: page('AND id < @anchor', 'DESC'),
+        since: page('AND id > @anchor', 'DESC'),
+        after: page('AND id > @anchor', 'ASC')
+      }
     }
+    this.#by = { group: prepare('group_id'), chat: prepare('chat_id') }
   }
 
   byId(id: string): MessageRow | undefined {
@@ -169,30 +169,30 @@ export class Messages {
 
   /** §10/§11: the same sender may not reuse a `source_guid` in a conversation within 60 s. */
   assertGuidFree(conversation: Conversation, senderId: number, guid: string): void {
-    const used = this.#guidUsed.get({
-      guid,
-      sender: String(senderId),
-      ...keys(conversation),
-      since: this.#core.clock.now() - GUID_WINDOW_SECONDS
-    })
+    const { kind, key } = keys(conversation)
+    const used = this.#by[kind].guidUsed.get({ guid, sender: String(senderId), key, since: this.#core.clock.now() - GUID_WINDOW_SECONDS })
     if (used !== undefined) throw conflict('This source_guid was used in this conversation within the last 60 seconds')
   }
 
   count(conversation: Conversation): number {
-    return this.#count.get(keys(conversation))?.n ?? 0
+    const { kind, key } = keys(conversation)
+    return this.#by[kind].count.get({ key })?.n ?? 0
   }
 
   last(conversation: Conversation): MessageRow | undefined {
-    return this.#last.get(keys(conversation))
+    const { kind, key } = keys(conversation)
+    return this.#by[kind].last.get({ key })
   }
 
   /** MS1 / C2 paging: see the table in §10. */
   page(conversation: Conversation, anchor: Anchor, limit: number): MessageRow[] {
-    const params = { ...keys(conversation), limit, anchor: '' }
-    if (anchor === null) return this.#pages.newest.all(params)
-    if ('before' in anchor) return this.#pages.before.all({ ...params, anchor: anchorKey(anchor.before) })
-    if ('since' in anchor) return this.#pages.since.all({ ...params, anchor: anchorKey(anchor.since) })
-    return this.#pages.after.all({ ...params, anchor: anchorKey(anchor.after) })
+    const { kind, key } = keys(conversation)
+    const statements = this.#by[kind]
+    const params = { key, limit, anchor: '' }
+    if (anchor === null) return statements.newest.all(params)
+    if ('before' in anchor) return statements.before.all({ ...params, anchor: anchorKey(anchor.before) })
+    if ('since' in anchor) return statements.since.all({ ...params, anchor: anchorKey(anchor.since) })
+    return statements.after.all({ ...params, anchor: anchorKey(anchor.after) })
   }
 
   /** The `messages` object of a group (§15.2). */
@@ -343,14 +343,23 @@ export class Messages {
 }
 
 interface PageParams {
-  group: number | null
-  chat: string | null
+  key: number | string
   limit: number
   anchor: string
 }
 
-function keys(conversation: Conversation): { group: number | null; chat: string | null } {
-  return 'groupId' in conversation ? { group: conversation.groupId, chat: null } : { group: null, chat: conversation.chatId }
+interface ConversationStatements {
+  guidUsed: Statement<[{ guid: string; sender: string; key: number | string; since: number }], { one: number }>
+  count: Statement<[{ key: number | string }], { n: number }>
+  last: Statement<[{ key: number | string }], MessageRow>
+  newest: Statement<[PageParams], MessageRow>
+  before: Statement<[PageParams], MessageRow>
+  since: Statement<[PageParams], MessageRow>
+  after: Statement<[PageParams], MessageRow>
+}
+
+function keys(conversation: Conversation): { kind: 'group' | 'chat'; key: number | string } {
+  return 'groupId' in conversation ? { kind: 'group', key: conversation.groupId } : { kind: 'chat', key: conversation.chatId }
 }
 
 function systemFields(textValue: string, event: SystemEvent): Pick<
