@@ -14,7 +14,7 @@ import { createDispatch } from '../ipc/dispatch'
 import type { EventQueue } from '../ipc/event-queue'
 import type { InvokeHandlers } from '../ipc/handlers'
 import { contentSecurityPolicy } from '../desktop/content-security-policy'
-import { BRIDGE_PATH, pageFrameSchema, type HostFrame } from './bridge-protocol'
+import { BRIDGE_PATH, pageFrameSchema, type HostFrame, type PageFrame } from './bridge-protocol'
 import { PageWindow } from './page-window'
 import { staticFiles } from './static-files'
 
@@ -154,7 +154,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 }
 
-function parseFrame(data: RawData): ReturnType<typeof pageFrameSchema.parse> | undefined {
+function parseFrame(data: RawData): PageFrame | undefined {
   try {
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
     const parsed = pageFrameSchema.safeParse(JSON.parse(text))
