@@ -180,6 +180,18 @@ describe('groups and messages', () => {
     expect(conversation).toMatchObject({ lastMessageId: three.id, preview: { senderName: 'Ada', text: 'three' } })
   })
 
+  it('sends attachments and reads them back', async () => {
+    const ada = await createAccount('Ada')
+    const { client } = await signInWithPin(ada)
+    const groupId = await createGroup(client, 'Places')
+    const sent = await sendGroupMessage(client, groupId, {
+      sourceGuid: 'with-location',
+      text: '',
+      attachments: [{ type: 'location', lat: '51.5', lng: '-0.12', name: 'London' }]
+    })
+    expect(toMessage(sent, groupId)).toMatchObject({ text: '', attachments: [{ type: 'location', lat: '51.5', lng: '-0.12', name: 'London' }] })
+  })
+
   it('refuses a repeated source_guid with 409', async () => {
     const ada = await createAccount('Ada')
     const { client } = await signInWithPin(ada)

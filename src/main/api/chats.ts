@@ -1,7 +1,8 @@
 // Direct-message chats (service-api.md §11).
 import { directMessageEnvelope, directMessagePage, wireChatList, type WireChat, type WireMessage } from './decoders'
 import type { WireMessagePage } from './messages'
-import { messageBody, pageQuery, type MessagePageRequest, type OutgoingMessage } from './paging'
+import { messageBody, type OutgoingMessage } from './outgoing-message'
+import { pageQuery, type MessagePageRequest } from './paging'
 import type { ServiceClient } from './service-client'
 
 export interface ChatListRequest {

@@ -1,6 +1,7 @@
 // Group messages (service-api.md §10).
 import { groupMessageEnvelope, groupMessagePage, type WireMessage } from './decoders'
-import { messageBody, pageQuery, type MessagePageRequest, type OutgoingMessage } from './paging'
+import { messageBody, type OutgoingMessage } from './outgoing-message'
+import { pageQuery, type MessagePageRequest } from './paging'
 import { path, type ServiceClient } from './service-client'
 
 export interface WireMessagePage {

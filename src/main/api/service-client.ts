@@ -113,7 +113,7 @@ export class ServiceClient {
     }
 
     if (status === 204 || status === 304 || (text.trim() === '' && status >= 200 && status < 300)) {
-      if (status < 400 && spec.whenEmpty) return spec.whenEmpty()
+      if (spec.whenEmpty !== undefined) return spec.whenEmpty()
       throw new ServiceUnreachableError(spec.operation, { cause: new Error(`unexpected empty ${status} answer`) })
     }
 
