@@ -26,8 +26,10 @@ export interface PushListener {
   /** The user was added to a group, or something else changed the list itself. */
   conversationsChanged(): void
   status(status: PushStatus): void
-  /** The connection came back and every followed channel is subscribed again: fetch what was missed. */
-  reconnected(): void
+  /** Push is live, on first connecting or again after an outage: fetch what arrived while it was not. */
+  live(): void
+  /** The service refused the user's own channel for the token: the session is over. */
+  tokenRefused(): void
 }
 
 export interface PushFeed {
@@ -65,7 +67,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     message: (message) => receive(message),
     conversationsChanged: () => void refreshConversations(),
     status: (status) => events.emit('push:status', status),
-    reconnected: () => void catchUp()
+    live: () => void catchUp(),
+    tokenRefused: () => void session.expire()
   }
   const { gateway, push } = connectToService({ config: deps.config, token: () => session.token, listener: pushListener, log })
 
@@ -155,7 +158,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   }
 
-  /** After a reconnect: fetch what was missed in every conversation the user has open or had open. */
+  /** Push is live: fetch what it missed in every conversation the user has open or had open. */
   async function catchUp(): Promise<void> {
     if (session.me === null) return
     outbox.resume()

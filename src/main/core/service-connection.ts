@@ -125,13 +125,23 @@ class LivePushFeed implements PushFeed {
     const { listener, log } = this.#options
     const connection = new PushConnection({ config: this.#options.config, getToken: this.#options.token, log })
     connection.on('status', (status) => listener.status(status))
-    connection.on('reconnected', () => listener.reconnected())
+    connection.on('reconnected', () => listener.live())
     connection.on('lineCreated', ({ message }) => listener.message(message))
     connection.on('directMessageCreated', ({ message }) => listener.message(message))
     connection.on('membershipCreated', () => listener.conversationsChanged())
-    connection.on('subscriptionRefused', ({ error }) => log.warn('push: a subscription was refused', error))
+    const ownChannel = userChannel(me.id)
+    connection.on('subscriptionRefused', ({ channel, error }) => {
+      log.warn('push: a subscription was refused', error)
+      if (channel === ownChannel && error.code === 401) listener.tokenRefused()
+    })
     this.#connection = connection
-    connection.follow(userChannel(me.id))
+    connection.follow(ownChannel)
+    // Nothing is delivered before the service confirms the subscription, so whatever was sent
+    // in between is fetched once it has.
+    connection.whenSubscribed(ownChannel).then(
+      () => listener.live(),
+      () => undefined
+    )
   }
 
   follow(conversationId: ConversationId): void {

@@ -18,7 +18,13 @@ export const PAGE_SIZE = 50
 const CATCH_UP_PAGE = 100
 
 interface Timeline {
-  newestId: string | null
+  /**
+   * The newest id up to which this device has read the conversation straight from the service,
+   * with no gap. Pushed messages and our own accepted sends do not move it: they can arrive
+   * ahead of messages not yet seen (a send accepted just after a reconnect, say), and catching up
+   * from them would skip those.
+   */
+  syncedThrough: string | null
   seen: Set<string>
 }
 
@@ -37,7 +43,10 @@ export class Timelines {
   async load(conversationId: ConversationId): Promise<MessagePage> {
     const messages = await this.#service.latestMessages(conversationId, PAGE_SIZE)
     const timeline = this.#timeline(conversationId)
-    for (const message of messages) this.#note(timeline, message)
+    for (const message of messages) {
+      timeline.seen.add(message.id)
+      this.#sync(timeline, message)
+    }
     return { messages, hasOlder: messages.length === PAGE_SIZE }
   }
 
@@ -53,20 +62,25 @@ export class Timelines {
     const timeline = this.#loaded.get(message.conversationId)
     if (!timeline) return true
     if (timeline.seen.has(message.id)) return false
-    this.#note(timeline, message)
+    timeline.seen.add(message.id)
     return true
   }
 
-  /** Fetches everything newer than what this conversation already shows, oldest first. */
+  /**
+   * Fetches everything newer than what this conversation was last read through, oldest first,
+   * leaving out what is already shown. The caller passes each through `accept` as it delivers it.
+   */
   async catchUp(conversationId: ConversationId): Promise<Message[]> {
     const timeline = this.#loaded.get(conversationId)
     if (!timeline) return []
-    if (timeline.newestId === null) return (await this.load(conversationId)).messages
     const arrived: Message[] = []
     for (;;) {
-      const anchor: string = timeline.newestId ?? '0'
-      const page = await this.#service.messagesAfter(conversationId, anchor, CATCH_UP_PAGE)
-      for (const message of page) if (this.accept(message)) arrived.push(message)
+      // A conversation that was empty when opened is read from its very beginning.
+      const page = await this.#service.messagesAfter(conversationId, timeline.syncedThrough ?? '0', CATCH_UP_PAGE)
+      for (const message of page) {
+        if (!timeline.seen.has(message.id)) arrived.push(message)
+        this.#sync(timeline, message)
+      }
       if (page.length < CATCH_UP_PAGE) return arrived
     }
   }
@@ -82,14 +96,13 @@ export class Timelines {
   #timeline(conversationId: ConversationId): Timeline {
     let timeline = this.#loaded.get(conversationId)
     if (!timeline) {
-      timeline = { newestId: null, seen: new Set() }
+      timeline = { syncedThrough: null, seen: new Set() }
       this.#loaded.set(conversationId, timeline)
     }
     return timeline
   }
 
-  #note(timeline: Timeline, message: Message): void {
-    timeline.seen.add(message.id)
-    if (timeline.newestId === null || compareIds(message.id, timeline.newestId) > 0) timeline.newestId = message.id
+  #sync(timeline: Timeline, message: Message): void {
+    if (timeline.syncedThrough === null || compareIds(message.id, timeline.syncedThrough) > 0) timeline.syncedThrough = message.id
   }
 }
