@@ -15,6 +15,8 @@ export interface ServiceOptions {
   env?: Partial<Record<EnvName, string>>
   /** Test knobs for the push gateway; the defaults are the contract's values. */
   push?: { idlePingMs?: number; serverPingMs?: number }
+  /** Also hands every SMS the service "sends" to this function (the CLI prints them in --dev). */
+  onSms?: (to: string, text: string) => void
 }
 
 export type EnvName =
@@ -35,6 +37,7 @@ export interface Config {
   systemNumber: string
   addResultsDelayMs: number
   push: { idlePingMs: number; serverPingMs: number }
+  onSms: ((to: string, text: string) => void) | null
 }
 
 export const DEV_ATTESTATION_SECRET = 'local-dev-attestation'
@@ -67,6 +70,7 @@ export function resolveConfig(options: ServiceOptions): Config {
     attestationSecret: secret === '' ? DEV_ATTESTATION_SECRET : secret,
     systemNumber: env('SERVICE_SYSTEM_NUMBER') || DEFAULT_SYSTEM_NUMBER,
     addResultsDelayMs,
+    onSms: options.onSms ?? null,
     push: {
       idlePingMs: options.push?.idlePingMs ?? 30_000,
       serverPingMs: options.push?.serverPingMs ?? 30_000

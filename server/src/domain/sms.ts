@@ -25,6 +25,7 @@ export class SmsOutbox {
 
   send(to: string, text: string): void {
     this.#insert.run(to, phoneDigits(to), text, this.#core.clock.now())
+    this.#core.config.onSms?.(to, text)
   }
 
   /** Oldest first; `to` filters by phone digits. */
