@@ -17,8 +17,10 @@ export function otherParticipant(chat: ConversationId, meId: string): string {
   return lo === meId ? hi : lo
 }
 
-/** Orders decimal id strings by their numeric value without losing precision. */
+/** Orders decimal id strings by their numeric value; they can exceed 2^53, so never as numbers. */
 export function compareIds(a: string, b: string): number {
-  if (a.length !== b.length) return a.length - b.length
-  return a < b ? -1 : a > b ? 1 : 0
+  const x = a.replace(/^0+(?=\d)/, '')
+  const y = b.replace(/^0+(?=\d)/, '')
+  if (x.length !== y.length) return x.length - y.length
+  return x < y ? -1 : x > y ? 1 : 0
 }

@@ -26,17 +26,24 @@ export const unixSeconds = z.union([z.number(), z.string()]).transform((value, c
 })
 
 /** A display string that may be missing or null; anything else odd becomes null rather than an error. */
-const optionalText = z.string().nullish().catch(null).transform((value) => value ?? null)
+export const optionalText = z.string().nullish().catch(null).transform((value) => value ?? null)
+
+/** A name to show: an absent or odd one reads as empty rather than failing its whole payload. */
+export const displayName = z
+  .string()
+  .nullish()
+  .catch(null)
+  .transform((value) => value ?? '')
 
 /** A URL field (§2.1: may be null when unset). The real service also sends "" for "none". */
-const optionalUrl = z
+export const optionalUrl = z
   .string()
   .nullish()
   .catch(null)
   .transform((value) => (value === undefined || value === null || value === '' ? null : value))
 
-const optionalId = wireId.nullish().catch(null).transform((value) => value ?? null)
-const optionalSeconds = unixSeconds.nullish().catch(null).transform((value) => value ?? null)
+export const optionalId = wireId.nullish().catch(null).transform((value) => value ?? null)
+export const optionalSeconds = unixSeconds.nullish().catch(null).transform((value) => value ?? null)
 
 // ---------------------------------------------------------------------------------------------
 // Attachments. Only the kinds the app shows are typed; anything else (video, file, reply,
@@ -134,11 +141,7 @@ const wirePreview = z.looseObject({
 
 export const wireGroup = z.looseObject({
   id: wireId,
-  name: z
-    .string()
-    .nullish()
-    .catch(null)
-    .transform((value) => value ?? ''),
+  name: displayName,
   type: optionalText,
   description: optionalText,
   image_url: optionalUrl,
@@ -162,11 +165,7 @@ export const wireGroupList = z.array(wireGroup)
 
 const wireOtherUser = z.looseObject({
   id: wireId,
-  name: z
-    .string()
-    .nullish()
-    .catch(null)
-    .transform((value) => value ?? ''),
+  name: displayName,
   avatar_url: optionalUrl
 })
 

@@ -1,6 +1,7 @@
 // Pure mappings from decoded wire payloads to the app's own model (src/shared/domain.ts), so
 // nothing outside api/ and push/ depends on the service's field names.
 import type { Attachment, Conversation, ConversationId, Me, Message, MessagePreview } from '../../shared/domain'
+import { chatId } from '../../shared/conversation-id'
 import {
   emojiAttachment,
   imageAttachment,
@@ -60,25 +61,6 @@ export function toMessage(wire: WireMessage, conversationId: ConversationId): Me
   }
 }
 
-/** Chat id `"<lo>+<hi>"` (§2.1): the two user ids, numerically smaller first. */
-export function chatIdFor(userA: string, userB: string): ConversationId {
-  const [lo, hi] = compareDecimalIds(userA, userB) <= 0 ? [userA, userB] : [userB, userA]
-  return `${lo}+${hi}`
-}
-
-/** Numeric order of decimal id strings of any length (they can exceed 2^53). */
-export function compareDecimalIds(a: string, b: string): number {
-  const x = a.replace(/^0+(?=\d)/, '')
-  const y = b.replace(/^0+(?=\d)/, '')
-  if (x.length !== y.length) return x.length - y.length
-  return x < y ? -1 : x > y ? 1 : 0
-}
-
-/** A chat id is `a+b`; the push channel for it is `/direct_message/a_b` (§14.2). */
-export function isChatId(conversationId: ConversationId): boolean {
-  return /^\d+\+\d+$/.test(conversationId)
-}
-
 function previewOf(senderName: string | null, text: string | null, attachmentCount: number, imageUrl: string | null): MessagePreview | null {
   if (senderName === null && text === null && attachmentCount === 0 && imageUrl === null) return null
   return { senderName: senderName ?? '', text: text ?? '', hasAttachments: attachmentCount > 0 || imageUrl !== null }
@@ -105,7 +87,7 @@ export function groupToConversation(group: WireGroup): Conversation {
 export function chatToConversation(chat: WireChat, meId: string): Conversation {
   const last = chat.last_message
   return {
-    id: chatIdFor(meId, chat.other_user.id),
+    id: chatId(meId, chat.other_user.id),
     kind: 'dm',
     name: chat.other_user.name,
     avatarUrl: chat.other_user.avatar_url,

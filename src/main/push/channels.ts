@@ -1,5 +1,5 @@
 // Push channel names (service-api.md §14.2).
-import { isChatId } from '../api/to-domain'
+import { conversationKind } from '../../shared/conversation-id'
 import type { ConversationId } from '../../shared/domain'
 
 export function userChannel(userId: string): string {
@@ -17,7 +17,7 @@ export function directMessageChannel(chatId: string): string {
 
 /** The live channel of a conversation: a chat id's DM channel, otherwise the group's. */
 export function conversationChannel(conversationId: ConversationId): string {
-  return isChatId(conversationId) ? directMessageChannel(conversationId) : groupChannel(conversationId)
+  return conversationKind(conversationId) === 'dm' ? directMessageChannel(conversationId) : groupChannel(conversationId)
 }
 
 /** The conversation a `/group/…` or `/direct_message/…` channel carries, or null for other channels. */

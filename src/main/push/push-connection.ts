@@ -15,7 +15,8 @@ import type { Client, Extension, Message as BayeuxMessage, Subscription } from '
 import type { ConversationId, Message, PushStatus } from '../../shared/domain'
 import type { WireMessage } from '../api/decoders'
 import type { ServiceConfig } from '../api/service-config'
-import { chatIdFor, conversationIdOf, toMessage } from '../api/to-domain'
+import { chatId } from '../../shared/conversation-id'
+import { conversationIdOf, toMessage } from '../api/to-domain'
 import type { Log } from '../core/ports'
 import { conversationOfChannel } from './channels'
 import { decodePushData, type WireMembershipGroup, type WireReaction } from './push-events'
@@ -381,7 +382,7 @@ function conversationOfMessage(channel: string, wire: WireMessage): Conversation
   const fromChannel = conversationOfChannel(channel)
   if (fromChannel !== null) return fromChannel
   const sender = wire.sender_id ?? wire.user_id
-  if (wire.recipient_id !== null && sender !== null && sender !== 'system') return chatIdFor(sender, wire.recipient_id)
+  if (wire.recipient_id !== null && sender !== null && sender !== 'system') return chatId(sender, wire.recipient_id)
   return null
 }
 

@@ -3,7 +3,7 @@
 // unknown type is an ordinary outcome; a known type whose payload lacks what the app needs is an
 // error the caller logs and skips.
 import { z } from 'zod'
-import { unixSeconds, wireId, wireMessage, type WireMessage } from '../api/decoders'
+import { displayName, optionalSeconds, optionalText, optionalUrl, wireId, wireMessage, type WireMessage } from '../api/decoders'
 
 export const wireReaction = z.looseObject({
   type: z.string(),
@@ -17,15 +17,11 @@ export type WireReaction = z.infer<typeof wireReaction>
 /** The cut-down group of `membership.create` (§15.3). */
 export const wireMembershipGroup = z.looseObject({
   id: wireId,
-  name: z
-    .string()
-    .nullish()
-    .catch(null)
-    .transform((value) => value ?? ''),
-  avatar_url: z.string().nullish().catch(null),
-  type: z.string().nullish().catch(null),
-  created_at: unixSeconds.nullish().catch(null),
-  updated_at: unixSeconds.nullish().catch(null)
+  name: displayName,
+  avatar_url: optionalUrl,
+  type: optionalText,
+  created_at: optionalSeconds,
+  updated_at: optionalSeconds
 })
 export type WireMembershipGroup = z.infer<typeof wireMembershipGroup>
 
