@@ -13,8 +13,8 @@ import { createConsoleLog } from './desktop/console-log'
 import { contentSecurityPolicy, originOf } from './desktop/content-security-policy'
 import { registerIpc } from './desktop/ipc'
 import { ElectronNotifier } from './desktop/notifier'
-import { StoredPreferences, type KeyValueStore } from './desktop/preferences'
-import { chooseServiceConfig } from './desktop/service-settings'
+import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
+import { resolveServiceConfig } from './api/service-config'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
 
@@ -33,7 +33,7 @@ if (app.requestSingleInstanceLock()) {
 
 async function main(): Promise<void> {
   const settings = keyValueStore('settings')
-  const config = chooseServiceConfig(settings.get('service'), process.env)
+  const config = resolveServiceConfig(settings.get('service'), process.env)
   const preferences = new StoredPreferences(settings, log)
   const events = new EventQueue()
   const location: AppLocation = {

@@ -48,14 +48,18 @@ const ENVIRONMENT_KEYS = {
 } as const satisfies Record<keyof ServiceConfig, string>
 
 /**
- * Layers the saved settings and then the environment over the defaults. Throws a readable error
- * naming the offending setting when the result is not a usable configuration.
+ * Which service this launch talks to: the saved settings over the defaults, then the environment
+ * over both. `PARLEY_SERVICE_ORIGIN` (how `npm start` points the app at the local service) stands
+ * for all six addresses of one origin; each single-address variable still overrides its own.
+ * Throws a readable error naming the offending setting when the result is not usable.
  */
-export function resolveServiceConfig(
-  saved: Partial<Record<keyof ServiceConfig, unknown>>,
-  environment: Record<string, string | undefined>
-): ServiceConfig {
-  const merged: Record<string, unknown> = { ...DEFAULT_SERVICE_CONFIG, ...saved }
+export function resolveServiceConfig(saved: unknown, environment: Record<string, string | undefined>): ServiceConfig {
+  const merged: Record<string, unknown> = { ...DEFAULT_SERVICE_CONFIG, ...asRecord(saved) }
+  const origin = environment.PARLEY_SERVICE_ORIGIN
+  if (origin !== undefined && origin !== '') {
+    if (!URL.canParse(origin)) throw new Error(`Invalid service setting "PARLEY_SERVICE_ORIGIN": not a URL (${origin})`)
+    Object.assign(merged, localServiceConfig(origin))
+  }
   for (const [key, variable] of Object.entries(ENVIRONMENT_KEYS)) {
     const value = environment[variable]
     if (value !== undefined && value !== '') merged[key] = value
@@ -66,4 +70,9 @@ export function resolveServiceConfig(
     throw new Error(`Invalid service setting "${issue?.path.join('.') ?? '?'}": ${issue?.message ?? 'unknown problem'}`)
   }
   return parsed.data
+}
+
+/** Saved settings come from a file the user may have edited: anything but an object counts as none. */
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }

@@ -3,14 +3,13 @@
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import type { ServiceConfig } from '../api/service-config'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
 import type { DesktopNotification, Log } from '../core/ports'
 import { EventQueue } from '../ipc/event-queue'
 import { createConsoleLog } from '../desktop/console-log'
 import { originOf } from '../desktop/content-security-policy'
-import { StoredPreferences } from '../desktop/preferences'
-import { chooseServiceConfig } from '../desktop/service-settings'
+import { StoredPreferences } from '../core/stored-preferences'
+import { resolveServiceConfig, type ServiceConfig } from '../api/service-config'
 import { ensurePrivateDirectory } from './data-dir'
 import { FileTokenVault } from './file-token-vault'
 import { startBrowserHost } from './host'
@@ -51,7 +50,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const log = options.log ?? createConsoleLog('browser')
   ensurePrivateDirectory(options.dataDir)
   const settings = new JsonFileStore(join(options.dataDir, 'settings.json'), log)
-  const config = options.config ?? chooseServiceConfig(settings.get('service'), options.environment ?? process.env)
+  const config = options.config ?? resolveServiceConfig(settings.get('service'), options.environment ?? process.env)
   const events = new EventQueue()
   const window = new PageWindow()
   const notifier = new RecordingNotifier(log)

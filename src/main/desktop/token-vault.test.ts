@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Log } from '../core/ports'
-import type { KeyValueStore } from './preferences'
+import type { KeyValueStore } from '../core/stored-preferences'
 import { SafeStorageTokenVault, type Encryption } from './token-vault'
 
 function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {

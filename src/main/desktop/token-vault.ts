@@ -2,7 +2,7 @@
 // own electron-store file. Where the OS offers no real encryption the token stays in memory only:
 // the user signs in again next launch rather than having a readable token on disk.
 import type { Log, TokenVault } from '../core/ports'
-import type { KeyValueStore } from './preferences'
+import type { KeyValueStore } from '../core/stored-preferences'
 
 /** The part of Electron's `safeStorage` the vault uses. */
 export interface Encryption {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { StoredPreferences, type KeyValueStore } from './preferences'
+import { StoredPreferences, type KeyValueStore } from './stored-preferences'
 
 function memoryStore(initial: Record<string, unknown> = {}): KeyValueStore {
   const data = new Map(Object.entries(initial))
@@ -26,5 +26,20 @@ describe('StoredPreferences', () => {
     expect(preferences.get('lastRead')).toBeUndefined()
     expect(preferences.get('deviceId')).toBeUndefined()
     expect(warn).toHaveBeenCalledTimes(2)
+  })
+
+  it('keeps an unsent message and the signed-in account across restarts, and refuses damaged ones', () => {
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+    const store = memoryStore()
+    const preferences = new StoredPreferences(store, log)
+    const pending = { clientId: 'client-1', conversationId: '42', text: 'hi', queuedAt: 1, state: 'failed' as const, error: null }
+    preferences.set('outbox', [pending])
+    preferences.set('account', { id: '7', name: 'Ada', avatarUrl: null })
+    expect(new StoredPreferences(store, log).get('outbox')).toEqual([pending])
+    expect(new StoredPreferences(store, log).get('account')).toEqual({ id: '7', name: 'Ada', avatarUrl: null })
+
+    store.set('outbox', [{ ...pending, state: 'delivered' }])
+    expect(preferences.get('outbox')).toBeUndefined()
+    expect(log.warn).toHaveBeenCalledWith('ignored a malformed saved preference "outbox"', expect.anything())
   })
 })
