@@ -63,3 +63,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p), expected.length)
   return timingSafeEqual(actual, expected)
 }
+
+/** Constant-time comparison of two secrets given in the clear (share tokens), via their digests. */
+export function constantTimeEqual(candidate: string, secret: string): boolean {
+  return matchesHash(candidate, sha256(secret))
+}

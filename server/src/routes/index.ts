@@ -1,5 +1,6 @@
 import type { Core } from '../core.js'
 import type { Routes } from '../http/router.js'
+import { registerAccountRoutes } from './account.js'
 import { registerChatRoutes } from './chats.js'
 import { registerDevRoutes } from './dev.js'
 import { registerGroupRoutes } from './groups.js'
@@ -19,6 +20,7 @@ const areas: ((routes: Routes, core: Core) => void)[] = [
   registerVerificationRoutes,
   registerTokenRoutes,
   registerUserRoutes,
+  registerAccountRoutes,
   registerImageRoutes,
   registerGroupRoutes,
   registerMessageRoutes,
