@@ -27,6 +27,8 @@ export interface GroupRow {
   theme_name: string | null
   created_at: number
   updated_at: number
+  /** Set by G7; a destroyed group is invisible everywhere. */
+  destroyed_at: number | null
 }
 
 export interface GroupJson {
@@ -67,6 +69,72 @@ export interface NewGroup {
   share?: boolean
 }
 
+/** G6: the settings to change; an absent key keeps its value. */
+export interface GroupChanges {
+  name?: string
+  description?: string
+  /** `null` clears it. */
+  imageUrl?: string | null
+  officeMode?: boolean
+  /** `null` restores the default theme. */
+  themeName?: string | null
+  /** `true` makes a share token if there is none; `false` discards it. */
+  share?: boolean
+  requiresApproval?: boolean
+  showJoinQuestion?: boolean
+  joinQuestionText?: string
+  /** `null` removes it. */
+  likeIcon?: LikeIcon | null
+  visibility?: 'searchable' | 'hidden'
+  type?: GroupRow['type']
+  /** Already deduplicated. */
+  messageDeletionMode?: ('admin' | 'sender')[]
+}
+
+export interface LikeIcon {
+  type: 'emoji'
+  pack_id: number
+  pack_index: number
+}
+
+/** §15.3 cut-down group, the subject of `membership.create`. */
+export interface CutDownGroupJson {
+  avatar_url: string | null
+  created_at: number
+  creator_id: string
+  description: string
+  disable_sharing: false
+  id: string
+  max_memberships: 5000
+  name: string
+  phone_number: null
+  preview_url: null
+  share_url: string | null
+  shared: boolean
+  theme_name: string | null
+  thread_id: null
+  type: GroupRow['type']
+  updated_at: number
+}
+
+/** The settings columns G6 writes. */
+type Settings = Pick<
+  GroupRow,
+  | 'name'
+  | 'description'
+  | 'image_url'
+  | 'office_mode'
+  | 'theme_name'
+  | 'share_token'
+  | 'requires_approval'
+  | 'show_join_question'
+  | 'join_question_text'
+  | 'like_icon'
+  | 'visibility'
+  | 'type'
+  | 'message_deletion_mode'
+>
+
 /** A group the caller may see, with the caller's active membership. */
 export interface VisibleGroup {
   group: GroupRow
@@ -78,11 +146,15 @@ export class Groups {
   readonly #find: Statement<[number], GroupRow>
   readonly #insert: Statement<[string, string, string | null, number, string | null, number, number], { id: number }>
   readonly #listFor: Statement<[{ user: number; limit: number; offset: number }], GroupRow>
+  readonly #writeSettings: Statement<[Settings & { id: number; updated_at: number }]>
+  readonly #touch: Statement<[number, number]>
+  readonly #setOwner: Statement<[number, number, number]>
+  readonly #destroy: Statement<[number, number]>
 
   constructor(core: Core) {
     this.#core = core
     const db = core.db
-    this.#find = db.prepare('SELECT * FROM groups WHERE id = ?')
+    this.#find = db.prepare('SELECT * FROM groups WHERE id = ? AND destroyed_at IS NULL')
     this.#insert = db.prepare(
       `INSERT INTO groups (name, description, image_url, creator_user_id, share_token, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`
@@ -94,6 +166,16 @@ export class Groups {
                 g.id DESC
        LIMIT @limit OFFSET @offset`
     )
+    this.#writeSettings = db.prepare(
+      `UPDATE groups SET name = @name, description = @description, image_url = @image_url, office_mode = @office_mode,
+         theme_name = @theme_name, share_token = @share_token, requires_approval = @requires_approval,
+         show_join_question = @show_join_question, join_question_text = @join_question_text, like_icon = @like_icon,
+         visibility = @visibility, type = @type, message_deletion_mode = @message_deletion_mode, updated_at = @updated_at
+       WHERE id = @id`
+    )
+    this.#touch = db.prepare('UPDATE groups SET updated_at = ? WHERE id = ?')
+    this.#setOwner = db.prepare('UPDATE groups SET creator_user_id = ?, updated_at = ? WHERE id = ?')
+    this.#destroy = db.prepare('UPDATE groups SET destroyed_at = ?, share_token = NULL WHERE id = ?')
   }
 
   find(id: number): GroupRow | undefined {
@@ -136,6 +218,114 @@ export class Groups {
   /** G1: the caller's groups by last activity, newest first. */
   listFor(userId: number, page: number, perPage: number): GroupRow[] {
     return this.#listFor.all({ user: userId, limit: perPage, offset: (page - 1) * perPage })
+  }
+
+  /**
+   * G6, already validated: applies every change at once. `updated_at` moves only when a setting
+   * really changed. Returns the group as it is now.
+   */
+  update(group: GroupRow, changes: GroupChanges): GroupRow {
+    const current: Settings = {
+      name: group.name,
+      description: group.description,
+      image_url: group.image_url,
+      office_mode: group.office_mode,
+      theme_name: group.theme_name,
+      share_token: group.share_token,
+      requires_approval: group.requires_approval,
+      show_join_question: group.show_join_question,
+      join_question_text: group.join_question_text,
+      like_icon: group.like_icon,
+      visibility: group.visibility,
+      type: group.type,
+      message_deletion_mode: group.message_deletion_mode
+    }
+    const flag = (value: boolean | undefined, old: number): number => (value === undefined ? old : value ? 1 : 0)
+    const next: Settings = {
+      name: changes.name ?? current.name,
+      description: changes.description ?? current.description,
+      image_url: changes.imageUrl === undefined ? current.image_url : changes.imageUrl,
+      office_mode: flag(changes.officeMode, current.office_mode),
+      theme_name: changes.themeName === undefined ? current.theme_name : changes.themeName,
+      share_token:
+        changes.share === undefined ? current.share_token : changes.share ? (current.share_token ?? randomAlnum(8)) : null,
+      requires_approval: flag(changes.requiresApproval, current.requires_approval),
+      show_join_question: flag(changes.showJoinQuestion, current.show_join_question),
+      join_question_text: changes.joinQuestionText ?? current.join_question_text,
+      like_icon:
+        changes.likeIcon === undefined
+          ? current.like_icon
+          : changes.likeIcon === null
+            ? null
+            : JSON.stringify({ type: 'emoji', pack_id: changes.likeIcon.pack_id, pack_index: changes.likeIcon.pack_index }),
+      visibility: changes.visibility ?? current.visibility,
+      type: changes.type ?? current.type,
+      message_deletion_mode:
+        changes.messageDeletionMode === undefined ? current.message_deletion_mode : JSON.stringify(changes.messageDeletionMode)
+    }
+    const changed = (Object.keys(next) as (keyof Settings)[]).some((key) => next[key] !== current[key])
+    if (!changed) return group
+    this.#writeSettings.run({ ...next, id: group.id, updated_at: this.#core.clock.now() })
+    return this.#reload(group.id)
+  }
+
+  /** A change to the roster: `updated_at` = now (§15.2). */
+  touch(groupId: number): void {
+    this.#touch.run(this.#core.clock.now(), groupId)
+  }
+
+  /** G10: `userId` becomes `creator_user_id`. */
+  setOwner(groupId: number, userId: number): void {
+    this.#setOwner.run(userId, this.#core.clock.now(), groupId)
+  }
+
+  /**
+   * G7: the group is gone. Its row stays (marked destroyed) so that other areas' rows referring to
+   * it never block this; its memberships are deleted, so it leaves G1–G3, push access and every
+   * per-user listing, and `find` no longer returns it.
+   */
+  destroy(groupId: number): void {
+    this.#core.transaction(() => {
+      this.#destroy.run(this.#core.clock.now(), groupId)
+      this.#core.use(Memberships).deleteForGroup(groupId)
+    })
+  }
+
+  /** G2: groups the user has exited, latest exit first. */
+  formerOf(userId: number): GroupRow[] {
+    return this.#core
+      .use(Memberships)
+      .exitedGroupIds(userId)
+      .map((id) => this.find(id))
+      .filter((group): group is GroupRow => group !== undefined)
+  }
+
+  #reload(id: number): GroupRow {
+    const group = this.find(id)
+    if (group === undefined) throw new Error(`group ${id} vanished`)
+    return group
+  }
+
+  /** §15.3 + §18.5: the subject of `membership.create`. */
+  cutDown(group: GroupRow): CutDownGroupJson {
+    return {
+      avatar_url: group.image_url,
+      created_at: group.created_at,
+      creator_id: String(group.creator_user_id),
+      description: group.description,
+      disable_sharing: false,
+      id: String(group.id),
+      max_memberships: 5000,
+      name: group.name,
+      phone_number: null,
+      preview_url: null,
+      share_url: this.shareUrl(group),
+      shared: group.share_token !== null,
+      theme_name: group.theme_name,
+      thread_id: null,
+      type: group.type,
+      updated_at: group.updated_at
+    }
   }
 
   shareUrl(group: GroupRow): string | null {

@@ -6,7 +6,9 @@ import { registerDevRoutes } from './dev.js'
 import { registerGroupRoutes } from './groups.js'
 import { registerImageRoutes } from './images.js'
 import { registerLoginRoutes } from './login.js'
+import { registerMemberRoutes } from './members.js'
 import { registerMessageRoutes } from './messages.js'
+import { registerMuteRoutes } from './mutes.js'
 import { registerTokenRoutes } from './tokens.js'
 import { registerUserRoutes } from './users.js'
 import { registerVerificationRoutes } from './verifications.js'
@@ -23,6 +25,8 @@ const areas: ((routes: Routes, core: Core) => void)[] = [
   registerAccountRoutes,
   registerImageRoutes,
   registerGroupRoutes,
+  registerMemberRoutes,
+  registerMuteRoutes,
   registerMessageRoutes,
   registerChatRoutes
 ]

@@ -1,9 +1,10 @@
 import type { Migration } from '../migrate.js'
 import { coreMigrations } from './core.js'
+import { groupsMigrations } from './groups.js'
 import { relationshipMigrations } from './relationships.js'
 
 /**
  * Every migration of the service, in order. An area adds its own file next to `core.ts` and one
  * spread line here; ids keep parallel additions from colliding (see `migrate.ts`).
  */
-export const migrations: readonly Migration[] = [...coreMigrations, ...relationshipMigrations]
+export const migrations: readonly Migration[] = [...coreMigrations, ...groupsMigrations, ...relationshipMigrations]
