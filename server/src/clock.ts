@@ -6,6 +6,7 @@
 export class Clock {
   #offsetMs: number
   readonly #onChange: (offsetMs: number) => void
+  readonly #listeners: (() => void)[] = []
 
   constructor(offsetMs = 0, onChange: (offsetMs: number) => void = () => {}) {
     this.#offsetMs = offsetMs
@@ -33,11 +34,22 @@ export class Clock {
   advance(seconds: number): void {
     this.#offsetMs += seconds * 1000
     this.#onChange(this.#offsetMs)
+    this.#notify()
   }
 
   reset(): void {
     this.#offsetMs = 0
     this.#onChange(0)
+    this.#notify()
+  }
+
+  /** Runs `listener` after every dev clock jump (advance or reset), e.g. to end expired polls at once. */
+  onJump(listener: () => void): void {
+    this.#listeners.push(listener)
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener()
   }
 }
 

@@ -7,9 +7,10 @@ import { unauthorized } from '../http/errors.js'
 import { created, notModified, ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
 import { parseBody, parseQuery, queryId, queryInt } from '../http/validation.js'
+import { parseEdit } from './messages.js'
 import { pagingQuery, toAnchor } from './paging.js'
 
-/** C1–C3 (§11): chats and direct messages. */
+/** C1–C5 (§11): chats and direct messages. Delete, pin and react are in MS5–MS7 and RX1–RX2. */
 
 const listQuery = z.object({
   page: queryInt(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -17,6 +18,8 @@ const listQuery = z.object({
 })
 
 const historyQuery = pagingQuery.extend({ other_user_id: queryId })
+
+const pinnedQuery = z.object({ other_user_id: queryId })
 
 const sendBody = z.object({
   direct_message: z.object({
@@ -52,5 +55,21 @@ export function registerChatRoutes(routes: Routes, core: Core): void {
     if (sender === undefined) throw unauthorized()
     const message = chats.send(sender, body.recipient_id, body.source_guid, content)
     return created({ direct_message: message, message })
+  })
+
+  // C4: the chat id as written, lower id first (§18.23).
+  routes.v4.put('/direct_messages/:chat_id/messages/:message_id', (ctx) => {
+    const edit = parseEdit(core, ctx.body)
+    const scope = messages.requireChat(ctx.params['chat_id'], ctx.caller.userId)
+    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    return ok({ message: messages.edit(scope, row, ctx.caller.userId, edit) })
+  })
+
+  // C5
+  routes.v3.get('/pinned/direct_messages', (ctx) => {
+    const query = parseQuery(pinnedQuery, ctx.query)
+    const other = chats.requireOtherUser(ctx.caller.userId, query.other_user_id)
+    const rows = messages.pinned(messages.chatScope(ctx.caller.userId, other.id).key)
+    return ok({ count: rows.length, messages: rows.map((row) => messages.shape(row)) })
   })
 }

@@ -9,6 +9,8 @@ import { registerLoginRoutes } from './login.js'
 import { registerMemberRoutes } from './members.js'
 import { registerMessageRoutes } from './messages.js'
 import { registerMuteRoutes } from './mutes.js'
+import { registerPollRoutes } from './polls.js'
+import { registerReactionRoutes } from './reactions.js'
 import { registerTokenRoutes } from './tokens.js'
 import { registerUserRoutes } from './users.js'
 import { registerVerificationRoutes } from './verifications.js'
@@ -28,7 +30,9 @@ const areas: ((routes: Routes, core: Core) => void)[] = [
   registerMemberRoutes,
   registerMuteRoutes,
   registerMessageRoutes,
-  registerChatRoutes
+  registerChatRoutes,
+  registerReactionRoutes,
+  registerPollRoutes
 ]
 
 export function registerRoutes(routes: Routes, core: Core): void {

@@ -3,18 +3,29 @@ import type { Core } from '../core.js'
 import { Accounts } from '../domain/accounts.js'
 import { Groups } from '../domain/groups.js'
 import { Memberships } from '../domain/memberships.js'
-import { contentFields, Messages, type Anchor } from '../domain/messages.js'
-import { forbidden, unauthorized } from '../http/errors.js'
-import { created, notModified, ok } from '../http/replies.js'
+import { contentFields, Messages, type Anchor, type ContentEdit } from '../domain/messages.js'
+import { badRequest, forbidden, unauthorized } from '../http/errors.js'
+import { created, noContent, notModified, ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
 import { parseBody, parseQuery } from '../http/validation.js'
 import { pagingQuery, toAnchor } from './paging.js'
 
-/** MS1, MS2 (§10): group messages. */
+/** MS1–MS8 (§10): group messages, show and edit (v4), delete and pins (groups and chats). */
 
 const sendBody = z.object({
   message: z.object({ source_guid: z.string().min(1), ...contentFields })
 })
+
+/** MS4 / C4: the top-level body, not wrapped; at least one field present and non-null. */
+const editBody = z.object(contentFields)
+
+/** Syntax of an edit (§2.5 step 4): the body's types, one field given, image-service URLs. */
+export function parseEdit(core: Core, body: unknown): ContentEdit {
+  const edit = parseBody(editBody, body)
+  if ((edit.text ?? null) === null && (edit.attachments ?? null) === null) throw badRequest('Give text or attachments')
+  core.use(Messages).assertImageUrls(edit.attachments ?? [])
+  return edit
+}
 
 export function registerMessageRoutes(routes: Routes, core: Core): void {
   const groups = core.use(Groups)
@@ -41,5 +52,45 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
     const sender = core.use(Accounts).byId(ctx.caller.userId)
     if (sender === undefined) throw unauthorized()
     return created({ message: messages.sendToGroup(visible, sender, body.message.source_guid, content) })
+  })
+
+  // MS3: a deleted message comes back as its tombstone.
+  routes.v4.get('/groups/:group_id/messages/:message_id', (ctx) => {
+    const scope = messages.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
+    const row = messages.requireMessage(scope, ctx.params['message_id'], { allowDeleted: true })
+    return ok({ message: messages.shape(row) })
+  })
+
+  // MS4
+  routes.v4.put('/groups/:group_id/messages/:message_id', (ctx) => {
+    const edit = parseEdit(core, ctx.body)
+    const scope = messages.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
+    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    return ok({ message: messages.edit(scope, row, ctx.caller.userId, edit) })
+  })
+
+  // MS5
+  routes.v3.delete('/conversations/:conversation_id/messages/:message_id', (ctx) => {
+    const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    messages.delete(scope, row, ctx.caller.userId)
+    return noContent()
+  })
+
+  // MS6, MS7: any member or DM participant.
+  for (const [action, pinned] of [['pin', true], ['unpin', false]] as const) {
+    routes.v3.post(`/conversations/:conversation_id/messages/:message_id/${action}`, (ctx) => {
+      const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+      const row = messages.requireMessage(scope, ctx.params['message_id'])
+      messages.setPinned(scope, row, ctx.caller.userId, pinned)
+      return ok({})
+    })
+  }
+
+  // MS8
+  routes.v3.get('/pinned/groups/:group_id/messages', (ctx) => {
+    const { group } = groups.requireVisible(ctx.params['group_id'], ctx.caller.userId)
+    const rows = messages.pinned({ groupId: group.id })
+    return ok({ count: rows.length, messages: rows.map((row) => messages.shape(row)) })
   })
 }
