@@ -78,6 +78,10 @@ export class Reactions {
   readonly #remove: Statement<[string, number]>
   readonly #removeAll: Statement<[string]>
   readonly #insert: Statement<[{ message: string; user: number; reaction: string; at: number }]>
+  readonly #entriesOf: Statement<[string], { reaction: string }>
+  readonly #openEntry: Statement<[string, string, number | bigint]>
+  readonly #dropEmptyEntry: Statement<[string, string, string, string]>
+  readonly #clearEntries: Statement<[string]>
   readonly #popular: Statement<[{ group: number; since: number; limit: number }], MessageRow>
   readonly #likedBy: Statement<[{ group: number; user: number; limit: number }], MessageRow & { liked_at_us: number }>
   readonly #forAuthor: Statement<[{ group: number; user: number; author: string; limit: number }], MessageRow>
@@ -92,6 +96,15 @@ export class Reactions {
     this.#insert = db.prepare(
       'INSERT INTO reactions (message_id, user_id, reaction, liked_at_us) VALUES (@message, @user, @reaction, @at)'
     )
+    this.#entriesOf = db.prepare('SELECT reaction FROM reaction_entries WHERE message_id = ? ORDER BY first_reaction_id')
+    this.#openEntry = db.prepare(
+      'INSERT OR IGNORE INTO reaction_entries (message_id, reaction, first_reaction_id) VALUES (?, ?, ?)'
+    )
+    this.#dropEmptyEntry = db.prepare(
+      `DELETE FROM reaction_entries WHERE message_id = ? AND reaction = ?
+         AND NOT EXISTS (SELECT 1 FROM reactions WHERE message_id = ? AND reaction = ?)`
+    )
+    this.#clearEntries = db.prepare('DELETE FROM reaction_entries WHERE message_id = ?')
     this.#popular = db.prepare(
       `SELECT m.* FROM messages m JOIN (SELECT message_id, count(*) AS n FROM reactions GROUP BY message_id) r
          ON r.message_id = m.id
@@ -111,19 +124,22 @@ export class Reactions {
     )
   }
 
-  /** `reactions` and `favorited_by` of a message (§12); empty for a tombstone. */
+  /**
+   * `reactions` and `favorited_by` of a message (§12): entries in order of appearance, `user_ids`
+   * and `favorited_by` in order of reaction.
+   */
   of(messageId: string): { reactions: ReactionEntry[]; favorited_by: string[] } {
     const rows = this.#ofMessage.all(messageId)
+    if (rows.length === 0) return { reactions: [], favorited_by: [] }
     const entries = new Map<string, ReactionEntry>()
-    for (const row of rows) {
-      let entry = entries.get(row.reaction)
-      if (entry === undefined) {
-        entry = { ...(JSON.parse(row.reaction) as Reaction), user_ids: [] }
-        entries.set(row.reaction, entry)
-      }
-      entry.user_ids.push(String(row.user_id))
+    for (const { reaction } of this.#entriesOf.all(messageId)) {
+      entries.set(reaction, { ...(JSON.parse(reaction) as Reaction), user_ids: [] })
     }
-    return { reactions: [...entries.values()], favorited_by: rows.map((row) => String(row.user_id)) }
+    for (const row of rows) entries.get(row.reaction)?.user_ids.push(String(row.user_id))
+    return {
+      reactions: [...entries.values()].filter((entry) => entry.user_ids.length > 0),
+      favorited_by: rows.map((row) => String(row.user_id))
+    }
   }
 
   /** When the user's current reaction to a message was made (ISO), if any. */
@@ -142,21 +158,32 @@ export class Reactions {
     this.#core.transaction(() => {
       const current = this.#mine.get(message.id, userId)
       if (current?.reaction === key) return
-      this.#remove.run(message.id, userId)
-      this.#insert.run({ message: message.id, user: userId, reaction: key, at: this.#core.clock.nowMicros() })
+      if (current !== undefined) this.#removeReaction(current)
+      const inserted = this.#insert.run({ message: message.id, user: userId, reaction: key, at: this.#core.clock.nowMicros() })
+      this.#openEntry.run(message.id, key, inserted.lastInsertRowid)
     })
     return this.#announce(conversation, message, userId)
   }
 
   /** RX2: removes the caller's reaction; no change if there was none. */
   unlike(conversation: ConversationScope, message: MessageRow, userId: number): ReactionEntry[] {
-    this.#remove.run(message.id, userId)
+    this.#core.transaction(() => {
+      const current = this.#mine.get(message.id, userId)
+      if (current !== undefined) this.#removeReaction(current)
+    })
     return this.#announce(conversation, message, userId)
   }
 
   /** A delete drops every reaction (the tombstone has none, §10). */
   clear(messageId: string): void {
     this.#removeAll.run(messageId)
+    this.#clearEntries.run(messageId)
+  }
+
+  /** Removes one reaction, and its entry once nobody is left in it. */
+  #removeReaction(row: ReactionRow): void {
+    this.#remove.run(row.message_id, row.user_id)
+    this.#dropEmptyEntry.run(row.message_id, row.reaction, row.message_id, row.reaction)
   }
 
   /** §12 default: the group's `like_icon` if set, else ❤️; in DMs always ❤️. */

@@ -19,5 +19,19 @@ export const reactionMigrations: readonly Migration[] = [
       );
       CREATE INDEX reactions_user ON reactions (user_id, liked_at_us);
     `
+  },
+  {
+    // Where each entry stands (§12 "ordered by first appearance"): the id of the reaction that made
+    // the entry appear. An entry keeps its place while it has users; once empty it is dropped, and
+    // a later reaction of that kind appears anew at the end.
+    id: 'reactions-002-entry-order',
+    sql: `
+      CREATE TABLE reaction_entries (
+        message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        reaction TEXT NOT NULL,
+        first_reaction_id INTEGER NOT NULL,
+        PRIMARY KEY (message_id, reaction)
+      );
+    `
   }
 ]
