@@ -88,7 +88,7 @@ export class Polls {
   readonly #clearVotes: Statement<[string, number]>
   readonly #addVote: Statement<[string, number, string, number]>
   readonly #touch: Statement<[number, string]>
-  readonly #end: Statement<[number, string]>
+  readonly #end: Statement<[{ now: number; id: string }]>
   readonly #setMessage: Statement<[string, string]>
   readonly #page: Statement<[{ group: number; before: string; limit: number }], PollRow>
   readonly #dueToFinish: Statement<[number], PollRow>
@@ -108,7 +108,7 @@ export class Polls {
     this.#clearVotes = db.prepare('DELETE FROM poll_votes WHERE poll_id = ? AND user_id = ?')
     this.#addVote = db.prepare('INSERT INTO poll_votes (poll_id, user_id, option_id, voted_at) VALUES (?, ?, ?, ?)')
     this.#touch = db.prepare('UPDATE polls SET last_modified = ? WHERE id = ?')
-    this.#end = db.prepare('UPDATE polls SET expiration = ?1, last_modified = ?1 WHERE id = ?2')
+    this.#end = db.prepare('UPDATE polls SET expiration = @now, last_modified = @now WHERE id = @id')
     this.#setMessage = db.prepare('UPDATE polls SET message_id = ? WHERE id = ?')
     this.#page = db.prepare('SELECT * FROM polls WHERE group_id = @group AND id < @before ORDER BY id DESC LIMIT @limit')
     this.#dueToFinish = db.prepare(
@@ -218,7 +218,7 @@ export class Polls {
     const mayEnd = row.owner_id === userId || this.#core.use(Memberships).isAdminOrOwner(visible.group, visible.membership)
     if (!mayEnd) throw forbidden('Only the poll owner or a group admin may end this poll')
     if (this.#isPast(row)) throw badRequest('This poll has already ended')
-    this.#end.run(this.#core.clock.now(), row.id)
+    this.#end.run({ now: this.#core.clock.now(), id: row.id })
     this.finishExpired()
     return this.view(this.#require(row.group_id, row.id), userId)
   }
