@@ -218,8 +218,13 @@ describe('U2 update self', () => {
     const kept = await service.call('POST', '/v3/users/update', { token: user.token, body: { name: null, email: null, bio: null } })
     expect(kept.status).toBe(200)
     expect(kept.body.response).toMatchObject({ name: 'Keeps', email: user.email, bio: 'bio', image_url: avatar })
+    const before = (await me(user.token)).body.response
+    await service.advanceClock(5)
     const empty = await service.call('POST', '/v3/users/update', { token: user.token, body: {} })
     expect(empty.status).toBe(200)
+    expect(empty.body.response).toEqual(before)
+    const renamed = await service.call('POST', '/v3/users/update', { token: user.token, body: { name: 'Keeps' } })
+    expect(renamed.body.response.updated_at).toBeGreaterThanOrEqual(before.updated_at + 5)
     expect((await service.call('POST', '/v3/users/update', { token: user.token })).status).toBe(200)
     const cleared = await service.call('POST', '/v3/users/update', { token: user.token, body: { avatar_url: null } })
     expect(cleared.body.response.image_url).toBeNull()

@@ -74,12 +74,15 @@ export class Profiles {
 
   /**
    * U2: all fields at once or none (400). The e-mail must not belong to another account (ASCII
-   * case-insensitive, §18.18); changing only its case is allowed.
+   * case-insensitive, §18.18); changing only its case is allowed. `updated_at` moves when a field
+   * is given, even with its current value.
    */
   update(userId: number, change: ProfileUpdate): SelfUser {
     const accounts = this.#core.use(Accounts)
     return this.#core.transaction(() => {
       const account = this.#self(userId)
+      // Nothing to change: nothing is written, `updated_at` included.
+      if (Object.values(change).every((value) => value === undefined)) return accounts.selfUser(account)
       if (change.email !== undefined) {
         const holder = accounts.byEmail(change.email)
         if (holder !== undefined && holder.id !== account.id) throw badRequest('email: already in use by another account')
