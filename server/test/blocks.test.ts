@@ -160,6 +160,7 @@ describe('B4 and B5 unblock', () => {
       expect((await service.call(method, path, pair(alice, alice.id, bob.id))).status).toBe(403)
       expect((await service.call(method, path, pair(alice, UNKNOWN, bob.id))).status).toBe(403)
       expect((await service.call(method, path, pair(alice, UNKNOWN))).status).toBe(404)
+      expect((await service.call(method, path, pair(alice, alice.id))).status).toBe(404)
       expect((await service.call(method, path, { query: { user: alice.id, otherUser: bob.id } })).status).toBe(401)
       expect((await list(bob)).body.response.blocks).toHaveLength(1)
     })

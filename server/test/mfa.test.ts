@@ -190,6 +190,14 @@ describe('M3 confirm the channel', () => {
     expect((await service.call('GET', `/v3/verifications/${code}`)).body.verification.status).toBe('verified')
   })
 
+  it('accepts a channel verification solved with the backup code', async () => {
+    const user = await service.signUp()
+    const backup = await backupCode(user)
+    const code = (await mfaCall(user, { channel: { method: 'phone_number' } })).body.response.verification.code
+    expect((await service.call('POST', `/v3/verifications/${code}/confirm`, { body: { verification: { pin: backup } } })).status).toBe(200)
+    expect((await mfaCall(user, { channel: { method: 'phone_number' }, verification: { code } })).status).toBe(201)
+  })
+
   it('refuses codes that are not usable with 400', async () => {
     const user = await service.signUp()
     const other = await service.signUp()
@@ -357,8 +365,14 @@ describe('M5 disable', () => {
     expect(direct.status).toBe(200)
     expect(typeof direct.body.expires_at).toBe('number')
 
+    // The token issued while MFA was on still never expires.
+    const mfaToken = user.token
+    await service.advanceClock(2_592_000 + 10)
+    expect((await service.call('GET', '/v3/users/me', { token: mfaToken })).status).toBe(200)
+    expect((await service.call('GET', '/v3/users/me', { token })).status).toBe(401)
+
     // MFA can be enabled again with the channel it kept.
-    const again = await mfaCall(user, { mfa: { status: 'enable' } })
+    const again = await mfaCall(user, { mfa: { status: 'enable' } }, mfaToken)
     expect(again.status).toBe(200)
   })
 
