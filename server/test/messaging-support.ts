@@ -67,8 +67,14 @@ export async function listen(service: TestService, user: TestUser, channels: str
 }
 
 /** Waits for a delivery on `channel` of event `type` matching `predicate`. */
-export async function waitEvent(listener: Listener, channel: string, type: string, predicate: (data: Json) => boolean = () => true): Promise<Json> {
-  const item = await listener.inbox.waitFor((i) => i.channel === channel && i.data?.type === type && predicate(i.data))
+export async function waitEvent(
+  listener: Listener,
+  channel: string,
+  type: string,
+  predicate: (data: Json) => boolean = () => true,
+  timeoutMs = 5000
+): Promise<Json> {
+  const item = await listener.inbox.waitFor((i) => i.channel === channel && i.data?.type === type && predicate(i.data), timeoutMs)
   return item.data
 }
 
