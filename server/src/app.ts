@@ -8,7 +8,7 @@ import { MetaStore, openDatabase } from './db/connection.js'
 import { PushAccess } from './domain/push-access.js'
 import { registerBodyParsers } from './http/body.js'
 import { registerCors } from './http/cors.js'
-import { registerFailureHandlers } from './http/failures.js'
+import { frameworkErrors, registerFailureHandlers } from './http/failures.js'
 import { createRoutes } from './http/router.js'
 import { PushGateway } from './push/gateway.js'
 import { PushPublisher } from './push/publisher.js'
@@ -21,6 +21,8 @@ import { registerRoutes } from './routes/index.js'
  */
 
 const JSON_BODY_LIMIT = 4 * 1024 * 1024
+/** Long ids reach the handlers (→ 404 or 401 in §2.5 order) instead of fastify's default 100-character cut. */
+const MAX_PARAM_LENGTH = 8 * 1024
 const CLOCK_OFFSET_KEY = 'clock_offset_ms'
 
 export interface Service {
@@ -49,6 +51,8 @@ export async function buildService(config: Config): Promise<Service> {
     logger: false,
     bodyLimit: JSON_BODY_LIMIT,
     forceCloseConnections: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
     serverFactory: (handler) => {
       const server = createServer((request: IncomingMessage, response: ServerResponse) => {
         if (PushGateway.handles(request)) gateway.handleRequest(request, response)

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from './errors.js'
 import { failureBody, JSON_CONTENT_TYPE } from './replies.js'
 
@@ -22,6 +22,13 @@ export function registerFailureHandlers(app: FastifyInstance): void {
         .type(JSON_CONTENT_TYPE)
         .send(JSON.stringify(error.body ?? failureBody(error.status, error.errors)))
     }
+    // fastify refuses a Content-Type header it cannot parse (`;;;`) with 415; the service answers
+    // every non-JSON body with 400 (README, "Decisions").
+    if ('code' in error && error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // fastify checks the header even on unknown paths, which stay 404 (§2.5 step 1).
+      const [status, text] = request.is404 ? [404, `No operation ${request.method} ${request.url.split('?')[0]}`] : [400, 'Content-Type must be application/json']
+      return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(status, [text])))
+    }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
     if (status >= 400 && status < 500) {
       return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(status, [error.message])))
@@ -30,4 +37,17 @@ export function registerFailureHandlers(app: FastifyInstance): void {
     console.error(error)
     return reply.code(500).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(500, ['Internal error'])))
   })
+}
+
+/**
+ * fastify's `frameworkErrors`: a path it cannot decode (`/v3/groups/%`) or whose parameter is too
+ * long names no operation, so it is 404 like any unknown path (§2.5 step 1), with the failure body
+ * and the CORS header instead of fastify's own `{error, code, message}`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void reply
+    .code(404)
+    .header('access-control-allow-origin', '*')
+    .type(JSON_CONTENT_TYPE)
+    .send(JSON.stringify(failureBody(404, [`No operation ${request.method} at this path (${error.code})`])))
 }

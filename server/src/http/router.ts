@@ -59,6 +59,27 @@ export type Routes = Record<Host, HostRoutes>
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
+/** One declared operation as the router registered it, for tests that walk every route. */
+export interface DeclaredRoute {
+  method: Method
+  host: Host
+  /** The path under the host, with fastify's `:param` segments (`/groups/:group_id`). */
+  path: string
+  /** The full URL pattern (`/v3/groups/:group_id`). */
+  url: string
+  auth: 'token' | 'none'
+  attestation: boolean
+  /** Whether a success is wrapped in the v3 envelope. */
+  enveloped: boolean
+}
+
+const declared = new WeakMap<FastifyInstance, DeclaredRoute[]>()
+
+/** Every operation declared through `createRoutes` on this app, in declaration order. */
+export function declaredRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
+  return [...(declared.get(app) ?? [])]
+}
+
 /** The token of a request: the `X-Access-Token` header wins over the `token` query parameter. */
 export function requestToken(request: FastifyRequest): string | null {
   const header = request.headers['x-access-token']
@@ -69,6 +90,8 @@ export function requestToken(request: FastifyRequest): string | null {
 
 export function createRoutes(app: FastifyInstance, core: Core): Routes {
   const tokens = core.use(AccessTokens)
+  const listing: DeclaredRoute[] = []
+  declared.set(app, listing)
 
   function define(host: Host, method: Method): DefineRoute {
     return ((path: string, ...rest: unknown[]) => {
@@ -78,11 +101,34 @@ export function createRoutes(app: FastifyInstance, core: Core): Routes {
       ]
       const needsToken = options.auth !== 'none'
       const enveloped = host === 'v3' && options.bare !== true
+      listing.push({
+        method,
+        host,
+        path,
+        url: `${PREFIX[host]}${path}`,
+        auth: needsToken ? 'token' : 'none',
+        attestation: options.attestation === true,
+        enveloped
+      })
 
+      // Token and attestation are checked before the body is read (preParsing), so that a bad
+      // token on an oversized, mistyped or malformed body is still 401 (§2.5 steps 2–3 before 4).
+      const callers = new WeakMap<FastifyRequest, Caller>()
       app.route({
         method,
         url: `${PREFIX[host]}${path}`,
         ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+        preParsing: async (request: FastifyRequest) => {
+          if (needsToken) {
+            const token = requestToken(request)
+            const caller = token === null ? null : tokens.authenticate(token)
+            if (caller === null) throw unauthorized('A valid access token is required')
+            callers.set(request, caller)
+          }
+          if (options.attestation === true && request.headers['x-verify-token'] !== core.config.attestationSecret) {
+            throw new HttpError(403, ATTESTATION_ERROR)
+          }
+        },
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const base: RequestContext = {
             params: request.params as Record<string, string>,
@@ -93,13 +139,9 @@ export function createRoutes(app: FastifyInstance, core: Core): Routes {
           }
           let ctx: RequestContext | AuthedContext = base
           if (needsToken) {
-            const token = requestToken(request)
-            const caller = token === null ? null : tokens.authenticate(token)
-            if (caller === null) throw unauthorized('A valid access token is required')
+            const caller = callers.get(request)
+            if (caller === undefined) throw unauthorized('A valid access token is required')
             ctx = { ...base, caller }
-          }
-          if (options.attestation === true && request.headers['x-verify-token'] !== core.config.attestationSecret) {
-            throw new HttpError(403, ATTESTATION_ERROR)
           }
           const result = await handler(ctx)
           reply.code(result.status)
