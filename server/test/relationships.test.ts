@@ -268,7 +268,7 @@ describe('R1 list', () => {
     expect(unblocked.map((r: { user_id: string }) => r.user_id)).toEqual(users.slice(3, 53).map((u) => u.id))
     const rest = (await list(alice, { include_blocked: 'false', since: unblocked[49].created_at_iso8601 })).body
     expect(rest.map((r: { user_id: string }) => r.user_id)).toEqual(users.slice(53).map((u) => u.id))
-  })
+  }, 60_000)
 
   it('shows blocked for users the caller blocks, and include_blocked=false omits them', async () => {
     const alice = await service.signUp()
