@@ -11,4 +11,14 @@ describe('mergeMessages', () => {
 
     expect(mergeMessages([a, b], [deletedB, c])).toEqual([c, a, deletedB])
   })
+
+  it('orders messages from the same second by their numeric id, whichever run they came in', () => {
+    const second = 1_700_000_000
+    const nine = message({ id: '9', conversationId: 'g', text: 'nine', createdAt: second })
+    const ten = message({ id: '10', conversationId: 'g', text: 'ten', createdAt: second })
+    const big = message({ id: '90071992547409930', conversationId: 'g', text: 'big', createdAt: second })
+
+    expect(mergeMessages([big, ten], [nine]).map((m) => m.id)).toEqual(['9', '10', '90071992547409930'])
+    expect(mergeMessages([nine], [big, ten]).map((m) => m.id)).toEqual(['9', '10', '90071992547409930'])
+  })
 })

@@ -1,4 +1,5 @@
 import type { Message } from '../../../shared/domain'
+import { compareIds } from '../../../shared/conversation-id'
 
 /**
  * Joins two runs of messages into one, oldest first, each id once. The later copy of a message
@@ -8,6 +9,7 @@ export function mergeMessages(older: Message[], newer: Message[]): Message[] {
   const byId = new Map<string, Message>()
   for (const message of older) byId.set(message.id, message)
   for (const message of newer) byId.set(message.id, message)
-  // Stable sort: messages from the same second keep the order the service gave them.
-  return [...byId.values()].toSorted((a, b) => a.createdAt - b.createdAt)
+  // Timestamps are whole seconds, so many messages share one: the service's ids grow with time and
+  // settle the order within a second, whichever run each message came in.
+  return [...byId.values()].toSorted((a, b) => a.createdAt - b.createdAt || compareIds(a.id, b.id))
 }
