@@ -2,6 +2,7 @@
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
+import { MAX_MESSAGE_LENGTH } from '../../shared/limits'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
@@ -23,7 +24,7 @@ export const requestSchemas = {
   'conversations:open': z.strictObject({ conversationId }),
   'conversations:close': z.strictObject({ conversationId }),
   'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
-  'messages:send': z.strictObject({ conversationId, text: z.string().max(1000), clientId }),
+  'messages:send': z.strictObject({ conversationId, text: z.string().max(MAX_MESSAGE_LENGTH), clientId }),
   'messages:retry': z.strictObject({ conversationId, clientId }),
   'messages:discard': z.strictObject({ conversationId, clientId }),
   'shell:openExternal': z.strictObject({ url: z.url({ protocol: /^https?$/ }) })

@@ -5,8 +5,6 @@ import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
 import { mergeMessages } from '../merge-messages'
 
-export const MAX_MESSAGE_LENGTH = 1000
-
 export class ConversationViewModel {
   conversationId = $state<ConversationId | null>(null)
   conversation = $state<Conversation | null>(null)
