@@ -3,6 +3,7 @@
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { isWebUrl } from '../../shared/web-url'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
 import type { DesktopNotification, Log } from '../core/ports'
 import { EventQueue } from '../ipc/event-queue'
@@ -101,8 +102,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
 
 /** Opens an http(s) link in the user's default browser. */
 async function openWithSystem(url: string, log: Log): Promise<void> {
-  const { protocol } = new URL(url)
-  if (protocol !== 'http:' && protocol !== 'https:') {
+  if (!isWebUrl(url)) {
     log.warn('refused to open a link that is not http(s)', { url })
     return
   }

@@ -2,6 +2,7 @@
 // app itself; styles may be inline because Svelte writes `style` attributes; images may come from
 // the image service (and https in general, for avatars a deployment hosts elsewhere).
 // Electron adapters and browser mode both use it, so this file must not import Electron.
+import { isWebUrl } from '../../shared/web-url'
 
 export interface PolicyOptions {
   /** Where message images and avatars are loaded from (the image service's origin). */
@@ -28,10 +29,5 @@ export function contentSecurityPolicy(options: PolicyOptions = {}): string {
 
 /** The origin of a configured URL, or nothing if it is not an http(s) URL. */
 export function originOf(url: string): string[] {
-  try {
-    const parsed = new URL(url)
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? [parsed.origin] : []
-  } catch {
-    return []
-  }
+  return isWebUrl(url) ? [new URL(url).origin] : []
 }

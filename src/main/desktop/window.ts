@@ -2,6 +2,7 @@
 // CSP on every document the session loads, no navigation away from the app, no new windows
 // (http(s) links go to the user's browser instead), no permissions, no webviews.
 import { BrowserWindow, screen, shell, type Session, type WebContents } from 'electron'
+import { isWebUrl } from '../../shared/web-url'
 import type { Log, Preferences } from '../core/ports'
 import type { AppLocation } from './app-url'
 import { MINIMUM_SIZE, restoreBounds } from './window-bounds'
@@ -86,13 +87,4 @@ export async function openExternal(url: string, log: Log): Promise<void> {
 
 function openInBrowser(url: string, log: Log): void {
   if (isWebUrl(url)) openExternal(url, log).catch((error: unknown) => log.warn('could not open a link', error))
-}
-
-export function isWebUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url)
-    return protocol === 'https:' || protocol === 'http:'
-  } catch {
-    return false
-  }
 }

@@ -10,4 +10,13 @@ describe('request schemas', () => {
     expect(send('x'.repeat(MAX_MESSAGE_LENGTH))).toBe(true)
     expect(send('x'.repeat(MAX_MESSAGE_LENGTH + 1))).toBe(false)
   })
+
+  it('opens http(s) links only', () => {
+    const open = (url: string): boolean => requestSchemas['shell:openExternal'].safeParse({ url }).success
+    expect(open('https://example.com/page')).toBe(true)
+    expect(open('http://127.0.0.1:8080/x')).toBe(true)
+    expect(open('file:///etc/passwd')).toBe(false)
+    expect(open('javascript:alert(1)')).toBe(false)
+    expect(open('not a url')).toBe(false)
+  })
 })

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
 import { MAX_MESSAGE_LENGTH } from '../../shared/limits'
+import { isWebUrl } from '../../shared/web-url'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
@@ -27,5 +28,5 @@ export const requestSchemas = {
   'messages:send': z.strictObject({ conversationId, text: z.string().max(MAX_MESSAGE_LENGTH), clientId }),
   'messages:retry': z.strictObject({ conversationId, clientId }),
   'messages:discard': z.strictObject({ conversationId, clientId }),
-  'shell:openExternal': z.strictObject({ url: z.url({ protocol: /^https?$/ }) })
+  'shell:openExternal': z.strictObject({ url: z.string().max(8192).refine(isWebUrl, 'Only http(s) links can be opened.') })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

@@ -1,4 +1,5 @@
 // Finds web links in message text so they can be shown as links that open in the browser.
+import { isWebUrl } from '../../../shared/web-url'
 
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; url: string }
 
@@ -18,15 +19,6 @@ export function splitLinks(text: string): TextPart[] {
   }
   if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) })
   return parts
-}
-
-export function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:'
-  } catch {
-    return false
-  }
 }
 
 function trimTrailing(url: string): string {
