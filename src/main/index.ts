@@ -71,10 +71,7 @@ async function main(): Promise<void> {
 
   hardenSession(
     session.defaultSession,
-    contentSecurityPolicy({
-      imageOrigins: originOf(config.imageServiceUrl),
-      connectSources: location.devServerUrl === undefined ? [] : originOf(location.devServerUrl).map(toWebSocketOrigin)
-    })
+    contentSecurityPolicy({ imageOrigins: originOf(config.imageServiceUrl) })
   )
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
   registerIpc({
@@ -126,8 +123,4 @@ function keyValueStore(name: string): KeyValueStore {
     set: (key, value) => store.set(key, value),
     delete: (key) => store.delete(key)
   }
-}
-
-function toWebSocketOrigin(origin: string): string {
-  return origin.replace(/^http/, 'ws')
 }

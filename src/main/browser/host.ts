@@ -66,9 +66,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const { port } = server.address() as AddressInfo
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
   const origin = `http://${authority}`
-  const headers = securityHeaders(
-    contentSecurityPolicy({ imageOrigins: options.imageOrigins ?? [], connectSources: [`ws://${authority}`] })
-  )
+  const headers = securityHeaders(contentSecurityPolicy({ imageOrigins: options.imageOrigins ?? [] }))
 
   server.on('request', (request, response) => {
     // A page on another name that resolves here (DNS rebinding) gets nothing.

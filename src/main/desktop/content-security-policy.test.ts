@@ -1,5 +1,24 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { contentSecurityPolicy, originOf } from './content-security-policy'
+import { contentSecurityPolicy, LOOPBACK_IMAGE_SOURCES, originOf, pageContentSecurityPolicy } from './content-security-policy'
+
+/** The policy in the renderer's index.html, whitespace as the browser reads it. */
+function metaPolicy(): string {
+  const html = readFileSync(new URL('../../renderer/index.html', import.meta.url), 'utf8')
+  const content = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1]
+  if (content === undefined) throw new Error('src/renderer/index.html has no Content-Security-Policy <meta>')
+  return content.trim().replace(/\s+/g, ' ')
+}
+
+function parse(policy: string): Map<string, string[]> {
+  return new Map(
+    policy
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .filter((parts): parts is [string, ...string[]] => parts[0] !== undefined && parts[0] !== '')
+      .map(([name, ...sources]) => [name, sources])
+  )
+}
 
 describe('contentSecurityPolicy', () => {
   it('allows scripts from the app only and nothing by default', () => {
@@ -10,10 +29,40 @@ describe('contentSecurityPolicy', () => {
     expect(policy).toContain("frame-ancestors 'none'")
   })
 
-  it('adds the image service and the bridge socket', () => {
-    const policy = contentSecurityPolicy({ imageOrigins: ['http://127.0.0.1:8080'], connectSources: ['ws://127.0.0.1:4000'] })
+  it('adds the image service and connects only to its own origin', () => {
+    const policy = contentSecurityPolicy({ imageOrigins: ['http://127.0.0.1:8080'] })
     expect(policy).toMatch(/img-src [^;]*http:\/\/127\.0\.0\.1:8080/)
-    expect(policy).toContain("connect-src 'self' ws://127.0.0.1:4000")
+    expect(policy).not.toMatch(/img-src [^;]*http:[ ;]/)
+    expect(policy).toContain("connect-src 'self';")
+  })
+})
+
+describe('the page policy in index.html', () => {
+  it('is the one this module writes', () => {
+    expect(metaPolicy()).toBe(pageContentSecurityPolicy())
+  })
+
+  it('agrees with the header, but for the image service it cannot know and what a <meta> cannot carry', () => {
+    const header = parse(contentSecurityPolicy({ imageOrigins: ['http://127.0.0.1:8080'] }))
+    const meta = parse(metaPolicy())
+
+    expect([...meta.keys()].toSorted()).toEqual([...header.keys()].filter((name) => name !== 'frame-ancestors').toSorted())
+    for (const [name, sources] of meta) {
+      if (name === 'img-src') continue
+      expect(sources, name).toEqual(header.get(name))
+    }
+    // Any port on loopback instead of the configured origin; nothing else added.
+    const headerImages = header.get('img-src') ?? []
+    expect(meta.get('img-src')).toEqual([...headerImages.filter((source) => source !== 'http://127.0.0.1:8080'), ...LOOPBACK_IMAGE_SOURCES])
+  })
+
+  it('lets no page load scripts, frames or connections from anywhere else', () => {
+    const meta = parse(metaPolicy())
+    expect(meta.get('default-src')).toEqual(["'none'"])
+    expect(meta.get('script-src')).toEqual(["'self'"])
+    expect(meta.get('connect-src')).toEqual(["'self'"])
+    expect(meta.get('object-src')).toEqual(["'none'"])
+    expect(meta.get('img-src')).not.toContain('http:')
   })
 })
 
