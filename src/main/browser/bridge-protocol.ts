@@ -1,11 +1,9 @@
-// The frames that carry the contract over browser mode's WebSocket. The page's side is
-// `src/renderer/src/lib/browser-bridge.ts`; keep the two in step.
+// Parsing what the page sends over browser mode's WebSocket. The frames themselves are declared
+// once in src/shared/bridge-protocol.ts; the schema stays here so zod stays out of the renderer's
+// bundle (the page trusts the host that served it, the host trusts no page).
 import { z } from 'zod'
-import type { EventName, IpcResult } from '../../shared/ipc'
+import type { PageFrame } from '../../shared/bridge-protocol'
 
-export const BRIDGE_PATH = '/bridge'
-
-/** Page → host. */
 export const pageFrameSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('invoke'),
@@ -13,13 +11,11 @@ export const pageFrameSchema = z.discriminatedUnion('type', [
     channel: z.string().max(100),
     payload: z.unknown()
   }),
-  /** The page became visible and focused, or stopped being so. */
   z.strictObject({ type: z.literal('focus'), focused: z.boolean() })
-])
+]) satisfies z.ZodType<PageFrame>
 
-export type PageFrame = z.infer<typeof pageFrameSchema>
-
-/** Host → page. */
-export type HostFrame =
-  | { type: 'result'; id: number; result: IpcResult<unknown> }
-  | { type: 'event'; event: EventName; payload: unknown }
+// `satisfies` proves the schema yields frames; this proves it yields every kind of frame, so the
+// two cannot drift in either direction without a compile error.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Holds<T extends true> = T
+export type PageFrameSchemaIsExact = Holds<Same<z.infer<typeof pageFrameSchema>, PageFrame>>

@@ -1,12 +1,9 @@
 // Browser mode's `window.api`: the same contract the Electron preload exposes, carried over a
-// WebSocket to the host that served this page (src/main/browser/host.ts; frames in
-// bridge-protocol.ts there). The host printed a URL whose fragment holds a per-launch secret;
+// WebSocket to the host that served this page (src/main/browser/host.ts; the frames are declared
+// in src/shared/bridge-protocol.ts). The host printed a URL whose fragment holds a per-launch secret;
 // it is taken out of the address bar at once and kept for this tab only, so a reload still works.
+import { BRIDGE_PATH, type HostFrame, type PageFrame } from '../../../shared/bridge-protocol'
 import { isEventName, isInvokeChannel, type Api, type EventName, type IpcResult } from '../../../shared/ipc'
-
-type HostFrame =
-  | { type: 'result'; id: number; result: IpcResult<unknown> }
-  | { type: 'event'; event: EventName; payload: unknown }
 
 const SECRET_KEY = 'parley.bridge-secret'
 
@@ -42,14 +39,14 @@ function takeSecret(target: Window): string | null {
 
 function connect(target: Window, secret: string, Socket: typeof WebSocket): Api {
   const scheme = target.location.protocol === 'https:' ? 'wss:' : 'ws:'
-  const socket = new Socket(`${scheme}//${target.location.host}/bridge?secret=${encodeURIComponent(secret)}`)
+  const socket = new Socket(`${scheme}//${target.location.host}${BRIDGE_PATH}?secret=${encodeURIComponent(secret)}`)
   const pending = new Map<number, { resolve: (result: IpcResult<never>) => void; reject: (error: Error) => void }>()
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
   const waiting: string[] = []
   let lost: Error | null = null
   let nextId = 1
 
-  const post = (frame: object): void => {
+  const post = (frame: PageFrame): void => {
     const text = JSON.stringify(frame)
     if (socket.readyState === Socket.OPEN) socket.send(text)
     else if (socket.readyState === Socket.CONNECTING) waiting.push(text)
