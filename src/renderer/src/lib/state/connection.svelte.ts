@@ -3,8 +3,11 @@ import { listen } from '../ipc'
 
 /** The live connection to the service, as main reports it. */
 export class ConnectionModel {
-  // Until main says otherwise we are on our way, not offline: start-up is not a failure.
-  status = $state<PushStatus>('connecting')
+  /**
+   * `null` until main has said: main sends the current status whenever the page says `app:ready`
+   * (on start and after every reload), so guessing one here would only be wrong for a moment.
+   */
+  status = $state<PushStatus | null>(null)
 
   listen(): () => void {
     return listen('push:status', (status) => {

@@ -1,0 +1,55 @@
+import { screen, waitFor } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import { FakeApi, me } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+function signedIn(): FakeApi {
+  return new FakeApi().returns('session:get', { status: 'signedIn', me })
+}
+
+describe('header', () => {
+  it('claims no connection state before main has reported one', async () => {
+    await startApp(signedIn())
+
+    const status = await screen.findByRole('status')
+    expect(status.textContent?.trim()).toBe('')
+  })
+
+  it('shows the status main reports when the page says it is ready, as after a reload', async () => {
+    const fake = signedIn()
+    // What core does on every app:ready: it tells the page where the connection stands now.
+    fake.handle('app:ready', () => {
+      fake.emit('push:status', 'connected')
+      return { ok: true, value: null }
+    })
+    await startApp(fake)
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Connected')
+  })
+
+  it('follows the connection as main reports it', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+    await screen.findByRole('status')
+
+    for (const [state, text] of [
+      ['connecting', 'Connecting…'],
+      ['connected', 'Connected'],
+      ['reconnecting', 'Reconnecting…'],
+      ['offline', 'Offline']
+    ] as const) {
+      fake.emit('push:status', state)
+      await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(text))
+    }
+  })
+
+  it('signs out', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+
+    ;(await screen.findByRole('button', { name: 'Sign out' })).click()
+
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    expect(fake.callsTo('session:signOut')).toHaveLength(1)
+  })
+})
