@@ -1,9 +1,20 @@
+import { fireEvent, screen } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import { FakeApi, me } from './testing/fake-api'
+import { conversation, FakeApi, me } from './testing/fake-api'
 import { startApp } from './testing/start-app'
 
+const bookClub = conversation({ id: 'g1', name: 'Book club' })
+
 function signedIn(): FakeApi {
-  return new FakeApi().returns('session:get', { status: 'signedIn', me })
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [bookClub])
+    .returns('conversations:open', { conversation: bookClub, messages: [], hasOlder: false, pending: [] })
+}
+
+async function openBookClub(): Promise<HTMLElement> {
+  await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+  return screen.findByRole('textbox', { name: 'Message' })
 }
 
 describe('app start', () => {
@@ -18,5 +29,31 @@ describe('app start', () => {
 
     expect(listening).toEqual([1, 1, 1])
     expect(fake.calls[0]?.channel).toBe('app:ready')
+  })
+})
+
+describe('drafts across sessions', () => {
+  it('keeps what the user was typing when the session expires and they sign back in', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+    await fireEvent.input(await openBookClub(), { target: { value: 'half a thought' } })
+
+    fake.emit('session:changed', { status: 'signedOut', notice: 'Your session has ended. Sign in again.' })
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    fake.emit('session:changed', { status: 'signedIn', me })
+
+    expect(await openBookClub()).toHaveValue('half a thought')
+  })
+
+  it('forgets them when someone else signs in', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+    await fireEvent.input(await openBookClub(), { target: { value: 'for Ada only' } })
+
+    fake.emit('session:changed', { status: 'signedOut', notice: null })
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    fake.emit('session:changed', { status: 'signedIn', me: { id: 'u2', name: 'Grace Hopper', avatarUrl: null } })
+
+    expect(await openBookClub()).toHaveValue('')
   })
 })

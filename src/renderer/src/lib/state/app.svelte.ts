@@ -12,6 +12,8 @@ export class AppModel {
   readonly conversations = new ConversationsModel()
   readonly view = new ConversationViewModel()
   #stops: (() => void)[] = []
+  /** Whose drafts the view holds: the last user who was signed in. */
+  #draftsOf: string | null = null
 
   /** Subscribes to every event, then tells main it may deliver what it queued, then loads. */
   async start(): Promise<void> {
@@ -43,10 +45,17 @@ export class AppModel {
     void call('shell:openExternal', { url }).catch(() => {})
   }
 
-  /** Signing in loads the list; signing out (or being signed out) forgets everything we showed. */
+  /**
+   * Signing in loads the list; signing out (or being signed out) closes what we showed. Drafts
+   * outlive a sign-out, which is often just an expired session: the same user signing back in
+   * finds what they were typing. Only a different user signing in forgets them.
+   */
   #followUser(me: Me | null): void {
-    this.view.forget()
+    this.view.close()
     this.conversations.clear()
-    if (me !== null) void this.conversations.load()
+    if (me === null) return
+    if (this.#draftsOf !== null && this.#draftsOf !== me.id) this.view.forgetDrafts()
+    this.#draftsOf = me.id
+    void this.conversations.load()
   }
 }

@@ -102,9 +102,8 @@ export class ConversationViewModel {
     if (id !== null) void call('conversations:close', { conversationId: id }).catch(() => {})
   }
 
-  /** Signing out: nothing of this user's may stay behind for the next. */
-  forget(): void {
-    this.close()
+  /** Another user signed in: nothing the previous one typed may show for them. */
+  forgetDrafts(): void {
     this.#drafts.clear()
   }
 
