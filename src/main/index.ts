@@ -2,7 +2,7 @@
 // the core's handlers and events over IPC to the one window. Everything with behaviour lives in
 // core/; everything that touches Electron lives in desktop/.
 import { join } from 'node:path'
-import { app, safeStorage, session, type BrowserWindow } from 'electron'
+import { app, dialog, safeStorage, session, type BrowserWindow } from 'electron'
 import ElectronStore from 'electron-store'
 import { createAppCore, type AppCore } from './core/app-core'
 import type { AppWindow } from './core/ports'
@@ -15,24 +15,32 @@ import { registerIpc } from './desktop/ipc'
 import { ElectronNotifier } from './desktop/notifier'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
+import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
 
 const log = createConsoleLog('main')
+/** electron-store's name for the settings file: `settings.json` in the user data folder. */
+const SETTINGS_STORE = 'settings'
 
 // Before anything else: every renderer is sandboxed, and a second launch only wakes the first.
 app.enableSandbox()
 if (app.requestSingleInstanceLock()) {
   main().catch((error: unknown) => {
-    log.error('the app could not start', error)
-    app.exit(1)
+    const settingsFile = join(app.getPath('userData'), `${SETTINGS_STORE}.json`)
+    const host = {
+      whenReady: () => app.whenReady(),
+      showErrorBox: (title: string, content: string) => dialog.showErrorBox(title, content),
+      exit: (code: number) => app.exit(code)
+    } satisfies StartupFailureHost
+    return reportStartupFailure(error, settingsFile, host, log)
   })
 } else {
   app.quit()
 }
 
 async function main(): Promise<void> {
-  const settings = keyValueStore('settings')
+  const settings = keyValueStore(SETTINGS_STORE)
   const config = resolveServiceConfig(settings.get('service'), process.env)
   const preferences = new StoredPreferences(settings, log)
   const events = new EventQueue()

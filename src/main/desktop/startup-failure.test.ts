@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { Log } from '../core/ports'
+import { reportStartupFailure, type StartupFailureHost } from './startup-failure'
+
+function fakes(): { host: StartupFailureHost & { order: string[] }; log: Log } {
+  const order: string[] = []
+  let ready = false
+  return {
+    host: {
+      order,
+      whenReady: async () => {
+        ready = true
+      },
+      showErrorBox: (title, content) => order.push(`${ready ? 'ready' : 'early'} box: ${title} | ${content}`),
+      exit: (code) => order.push(`exit ${code}`)
+    },
+    log: { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+  }
+}
+
+describe('reportStartupFailure', () => {
+  it('shows the reason and where the settings are in a box once the app is ready, then exits 1', async () => {
+    const { host, log } = fakes()
+    const error = new Error('Invalid service setting "baseUrl": Invalid URL')
+
+    await reportStartupFailure(error, '/home/ada/.config/Parley/settings.json', host, log)
+
+    expect(host.order).toHaveLength(2)
+    expect(host.order[0]).toMatch(/^ready box: Parley could not start \| Invalid service setting "baseUrl": Invalid URL\n\n/)
+    expect(host.order[0]).toContain('/home/ada/.config/Parley/settings.json')
+    expect(host.order[0]).toContain('PARLEY_')
+    expect(host.order[1]).toBe('exit 1')
+    expect(log.error).toHaveBeenCalledWith('the app could not start', error)
+  })
+
+  it('still exits when the box cannot be shown', async () => {
+    const { host, log } = fakes()
+    host.showErrorBox = () => {
+      throw new Error('no display')
+    }
+
+    await reportStartupFailure('bad', 'settings.json', host, log)
+
+    expect(host.order).toEqual(['exit 1'])
+  })
+})
