@@ -6,24 +6,17 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
+import { tsImport } from 'tsx/esm/api'
 import { ensureRendererBuilt, exited, root, runTypeScript } from './web.mjs'
 
 const PREFERRED_SERVICE_PORT = 8080
 
-function defaultDataDir() {
-  const appData =
-    process.platform === 'win32'
-      ? (process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
-      : process.platform === 'darwin'
-        ? join(homedir(), 'Library', 'Application Support')
-        : (process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'))
-  return join(appData, 'Parley')
-}
+// Where the data lives is decided once, in TypeScript, for this script and browser mode alike.
+const { userDataDir, browserModeDir } = await tsImport('../src/main/browser/data-dir.ts', import.meta.url)
 
 function portIsFree(port) {
   return new Promise((resolvePort) => {
@@ -97,7 +90,7 @@ process.on('SIGTERM', () => void stop(0))
 
 async function main() {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } }, strict: true })
-  const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? defaultDataDir())
+  const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? userDataDir())
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
 
   // The service seeds a database once (it records having done so; later runs change nothing) and
@@ -118,7 +111,7 @@ async function main() {
     app = spawn(electron, ['.'], { cwd: root, stdio: 'inherit', env: environment, detached: process.platform !== 'win32' })
   } else {
     ensureRendererBuilt()
-    app = runTypeScript('src/main/browser/cli.ts', ['--service-origin', service.origin, '--data-dir', join(dataDir, 'browser-mode')], {
+    app = runTypeScript('src/main/browser/cli.ts', ['--service-origin', service.origin, '--data-dir', browserModeDir(dataDir)], {
       env: environment
     })
     console.log('Desktop shell: the Electron binary is not installed here. Run `npx install-electron` (needs internet), then `npm start` again.')

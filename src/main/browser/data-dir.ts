@@ -8,15 +8,28 @@ import { dirname, join } from 'node:path'
 export const DIRECTORY_MODE = 0o700
 export const FILE_MODE = 0o600
 
-/** Where browser mode keeps its data unless told otherwise, next to the desktop app's own. */
-export function defaultDataDir(environment: Record<string, string | undefined> = process.env): string {
+/**
+ * The per-user folder the desktop app keeps its data in (Electron's `userData`), e.g.
+ * ~/.config/Parley. `npm start` (scripts/start.mjs) keeps the local service's database here too.
+ */
+export function userDataDir(environment: Record<string, string | undefined> = process.env): string {
   const appData =
     process.platform === 'win32'
       ? (environment.APPDATA ?? join(homedir(), 'AppData', 'Roaming'))
       : process.platform === 'darwin'
         ? join(homedir(), 'Library', 'Application Support')
         : (environment.XDG_CONFIG_HOME ?? join(homedir(), '.config'))
-  return join(appData, 'Parley', 'browser-mode')
+  return join(appData, 'Parley')
+}
+
+/** Browser mode's own folder inside a data folder like the one above. */
+export function browserModeDir(dataDir: string): string {
+  return join(dataDir, 'browser-mode')
+}
+
+/** Where browser mode keeps its data unless told otherwise, next to the desktop app's own. */
+export function defaultDataDir(environment: Record<string, string | undefined> = process.env): string {
+  return browserModeDir(userDataDir(environment))
 }
 
 /** Creates the directory if needed and makes sure no other user can read into it. */
