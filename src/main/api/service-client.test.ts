@@ -16,7 +16,8 @@ interface Seen {
   body: string
 }
 
-type Answer = { status: number; body?: string; contentType?: string }
+/** `hangUps`: how many requests to come have their connection closed instead of an answer. */
+type Answer = { status: number; body?: string; contentType?: string; hangUps?: number }
 
 let server: Server
 let origin: string
@@ -29,6 +30,11 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
     request.on('end', () => {
       seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body })
+      if ((answer.hangUps ?? 0) > 0) {
+        answer.hangUps = (answer.hangUps ?? 0) - 1
+        request.socket.destroy()
+        return
+      }
       if (answer.body === undefined) {
         response.writeHead(answer.status).end()
         return
@@ -125,6 +131,39 @@ describe('ServiceClient.call', () => {
     stop()
     await expect(withToken.call({ operation: 'again', method: 'GET', host: 'base', path: '/users/me', schema: thing })).rejects.toBeInstanceOf(ApiError)
     expect(operations).toEqual(['U1 show me'])
+  })
+
+  it('ignores a 401 that answers a token no longer in use', async () => {
+    answer = { status: 401, body: failure(401, 'unauthorized') }
+    let token = 'A'.repeat(40)
+    const switching = new ServiceClient({ config: localServiceConfig(origin), getToken: () => token })
+    const operations: string[] = []
+    switching.onUnauthorized((operation) => operations.push(operation))
+    // The request leaves with the old token; a new sign-in replaces it before the answer comes back.
+    const late = switching.call({ operation: 'old session', method: 'GET', host: 'base', path: '/users/me', schema: thing })
+    token = 'B'.repeat(40)
+    await expect(late).rejects.toMatchObject({ status: 401 })
+    expect(operations).toEqual([])
+  })
+
+  it('sends a read again once when its connection is closed under it, but never a write', async () => {
+    answer = { status: 200, body: envelope({ name: 'again' }), hangUps: 1 }
+    await expect(client().call({ operation: 'read', method: 'GET', host: 'base', path: '/thing', schema: thing })).resolves.toEqual({ name: 'again' })
+    expect(seen.map((request) => request.method)).toEqual(['GET', 'GET'])
+
+    seen = []
+    answer = { status: 200, body: envelope({ name: 'again' }), hangUps: 1 }
+    await expect(client().call({ operation: 'write', method: 'POST', host: 'base', path: '/thing', body: {}, schema: thing })).rejects.toBeInstanceOf(
+      ServiceUnreachableError
+    )
+    expect(seen.map((request) => request.method)).toEqual(['POST'])
+
+    seen = []
+    answer = { status: 200, body: envelope({ name: 'again' }), hangUps: 2 }
+    await expect(client().call({ operation: 'read', method: 'GET', host: 'base', path: '/thing', schema: thing })).rejects.toBeInstanceOf(
+      ServiceUnreachableError
+    )
+    expect(seen).toHaveLength(2)
   })
 
   it('answers 304 and 204 with the operation\'s empty value', async () => {

@@ -93,22 +93,33 @@ export class ServiceClient {
       body = JSON.stringify(spec.body)
     }
 
-    let response: Response
-    let text: string
-    try {
-      response = await this.#fetch(url, {
+    const send = async (): Promise<{ response: Response; text: string }> => {
+      const response = await this.#fetch(url, {
         method: spec.method,
         headers,
         ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(this.#timeoutMs)
       })
-      text = await response.text()
+      return { response, text: await response.text() }
+    }
+    let answer: { response: Response; text: string }
+    try {
+      answer = await send().catch((error: unknown) => {
+        // A kept-alive connection the service has since closed (a restart, an idle timeout) fails
+        // the first request sent on it. A read is safe to send again on a fresh connection; a
+        // write is not, and is left to its caller (the outbox retries with the same source_guid).
+        if (spec.method === 'GET' && isStaleConnection(error)) return send()
+        throw error
+      })
     } catch (error) {
       throw new ServiceUnreachableError(spec.operation, { cause: error })
     }
+    const { response, text } = answer
 
     const status = response.status
-    if (status === 401 && token !== null) {
+    // Only the token still in use can be declared dead: a late answer to a request made with an
+    // earlier token (before a new sign-in) says nothing about the current session.
+    if (status === 401 && token !== null && token === this.#getToken()) {
       for (const listener of [...this.#unauthorizedListeners]) listener(spec.operation)
     }
 
@@ -157,6 +168,13 @@ export class ServiceClient {
     const errors = parsed.success ? (parsed.data.meta?.errors ?? []) : []
     return new ApiError(operation, status, errors, json === undefined ? text : json)
   }
+}
+
+/** The connection was closed under the request before any answer came back. */
+function isStaleConnection(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE'
 }
 
 /**
