@@ -53,13 +53,18 @@ function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'prefe
   return { core, events, vault, preferences, notifier, window, call: (channel, request) => core.handlers[channel](request) }
 }
 
+/** Signs in as a user would: through the SMS code when the service asks for one (a device it does not know yet). */
 async function signInThroughSms(app: Harness, service: TestService, user: TestUser): Promise<void> {
+  const statusesBefore = app.events.all('push:status').length
   const result = await app.call('session:signIn', { username: user.email, password: user.password })
-  expect(result.status).toBe('verificationRequired')
-  await app.call('session:sendCode', {})
-  const confirmed = await app.call('session:confirmCode', { code: await service.lastPin(user.phoneNumber) })
-  expect(confirmed).toMatchObject({ status: 'signedIn', me: { id: user.id } })
-  await app.events.waitFor('push:status', (status) => status === 'connected')
+  if (result.status === 'verificationRequired') {
+    await app.call('session:sendCode', {})
+    const confirmed = await app.call('session:confirmCode', { code: await service.lastPin(user.phoneNumber) })
+    expect(confirmed).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  } else {
+    expect(result).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  }
+  await app.events.waitFor('push:status', (status) => status === 'connected', 10_000, statusesBefore)
 }
 
 describe('signing in', () => {
@@ -197,5 +202,227 @@ describe('the outbox', () => {
     const stored = await service.call('GET', `/v3/groups/${group.id}/messages`, { token })
     expect(stored.body.response.messages.map((message: { text: string }) => message.text)).toEqual(['typed while offline'])
     expect(app.events.all('messages:received').filter((message) => message.text === 'typed while offline')).toHaveLength(1)
+  })
+})
+
+describe('when things go wrong', () => {
+  it('starts while the service is down as the remembered account, and loads the list once it is back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const db = join(dataDir, 'service.db')
+    let service = await startTestService({ db })
+    const port = Number(new URL(service.origin).port)
+    const ada = await service.signUp({ name: 'Ada' })
+    const group = await service.createGroup(ada, { name: 'Climbing' })
+    const firstRun = launch(service.origin)
+    await signInThroughSms(firstRun, service, ada)
+    await firstRun.core.stop()
+    await service.close()
+
+    const offlineRun = launch(service.origin, { vault: firstRun.vault, preferences: firstRun.preferences })
+    await offlineRun.core.start()
+    expect(await offlineRun.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
+
+    service = await startTestService({ db, port })
+    cleanups.push(() => service.close())
+    const list = await offlineRun.events.waitFor('conversations:changed', (conversations) => conversations.length > 0, 30_000)
+    expect(list.map((conversation) => conversation.id)).toEqual([group.id])
+  })
+
+  it('ends the session on a 401 from any call, keeps what was typed, and sends it when the same user is back', async () => {
+    const service = await serviceFor()
+    const ada = await service.signUp({ name: 'Ada' })
+    const group = await service.createGroup(ada, { name: 'Climbing' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.length === 1)
+    await app.call('conversations:open', { conversationId: group.id })
+    await service.call('POST', '/v2/access_tokens/current/destroy', { token: app.vault.token ?? '' })
+
+    await app.call('messages:send', { conversationId: group.id, text: 'still mine', clientId: 'client-expired' })
+    const ended = await app.events.waitFor('session:changed', (state) => state.status === 'signedOut')
+    expect(ended).toEqual({ status: 'signedOut', notice: 'Your session has ended. Please sign in again.' })
+    expect(app.preferences.values.outbox?.map((pending) => pending.text)).toEqual(['still mine'])
+
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === group.id && change.pending.length === 0)
+    const stored = await service.call('GET', `/v3/groups/${group.id}/messages`, { token: app.vault.token ?? '' })
+    expect(stored.body.response.messages.map((message: { text: string }) => message.text)).toEqual(['still mine'])
+  })
+
+  it('never sends one account’s unsent messages as another', async () => {
+    const service = await serviceFor()
+    const ada = await service.signUp({ name: 'Ada' })
+    const bea = await service.createUser({ name: 'Bea' })
+    const group = await service.createGroup(ada, { name: 'Climbing' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.length === 1)
+    await service.call('POST', '/v2/access_tokens/current/destroy', { token: app.vault.token ?? '' })
+    await app.call('messages:send', { conversationId: group.id, text: 'Ada wrote this', clientId: 'client-ada' })
+    await app.events.waitFor('session:changed', (state) => state.status === 'signedOut')
+
+    await signInThroughSms(app, service, bea)
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === group.id && change.pending.length === 0)
+    expect(app.preferences.values.outbox).toEqual([])
+    expect((await service.call('GET', `/v3/groups/${group.id}/messages`, { token: ada.token })).status).toBe(304)
+  })
+
+  it('keeps a message the service refuses, with the reason, until the user discards it', async () => {
+    const service = await serviceFor()
+    const owner = await service.signUp({ name: 'Owner' })
+    const ada = await service.createUser({ name: 'Ada' })
+    const group = await service.createGroup(owner, { name: 'Announcements' })
+    await service.call('POST', `/v3/groups/${group.id}/members/add`, {
+      token: owner.token,
+      attest: true,
+      body: { members: [{ user_id: ada.id, nickname: 'Ada' }] }
+    })
+    await service.call('POST', `/v3/groups/${group.id}/update`, { token: owner.token, body: { group_type: 'announcement' } })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.length === 1)
+
+    await app.call('messages:send', { conversationId: group.id, text: 'may I?', clientId: 'client-refused' })
+    const refused = await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed')
+    expect(refused.pending[0]?.error).toBe('Not sent: you cannot post in this conversation.')
+    await app.call('messages:retry', { conversationId: group.id, clientId: 'client-refused' })
+    await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'sending')
+    await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed' && change !== refused)
+
+    await app.call('messages:discard', { conversationId: group.id, clientId: 'client-refused' })
+    expect(app.events.all('outbox:changed').at(-1)).toEqual({ conversationId: group.id, pending: [] })
+    await expect(app.call('messages:retry', { conversationId: group.id, clientId: 'client-refused' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('refuses to open or write to a conversation the user is not in', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await expect(app.call('conversations:open', { conversationId: '999999' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(app.call('messages:send', { conversationId: '999999', text: 'hi', clientId: 'client-nowhere' })).rejects.toMatchObject({
+      code: 'NOT_FOUND'
+    })
+  })
+
+  it('says how many attempts are left, then that the code is locked, and that an expired sign-in must start over', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = launch(service.origin)
+    await app.call('session:signIn', { username: ada.email, password: ada.password })
+    await app.call('session:sendCode', {})
+    const pin = await service.lastPin(ada.phoneNumber)
+    const wrong = pin === '000000' ? '111111' : '000000'
+    const remaining: number[] = []
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const result = await app.call('session:confirmCode', { code: wrong })
+      if (result.status === 'wrongCode') remaining.push(result.remainingAttempts)
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0])
+    expect(await app.call('session:confirmCode', { code: pin })).toEqual({ status: 'wrongCode', remainingAttempts: 0 })
+    await expect(app.call('session:sendCode', {})).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'No more codes can be sent for this sign-in. Go back and sign in again.'
+    })
+
+    await app.call('session:signIn', { username: ada.email, password: ada.password })
+    await service.advanceClock(11 * 60)
+    await expect(app.call('session:sendCode', {})).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'This sign-in has expired. Please sign in again.' })
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
+  })
+
+  it('asks the user to wait after too many wrong passwords', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = launch(service.origin)
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      await expect(app.call('session:signIn', { username: ada.email, password: 'wrong password' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' })
+    }
+    await expect(app.call('session:signIn', { username: ada.email, password: ada.password })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed sign-ins. Wait 15 minutes and try again.'
+    })
+  })
+})
+
+describe('history', () => {
+  it('pages back through older messages, and catches up more than a page after an outage, each message once', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const db = join(dataDir, 'service.db')
+    let service = await startTestService({ db })
+    const port = Number(new URL(service.origin).port)
+    const ada = await service.createUser({ name: 'Ada' })
+    const bea = await service.signUp({ name: 'Bea' })
+    const group = await service.createGroup(bea, { name: 'Busy' })
+    await service.call('POST', `/v3/groups/${group.id}/members/add`, {
+      token: bea.token,
+      attest: true,
+      body: { members: [{ user_id: ada.id, nickname: 'Ada' }] }
+    })
+    for (let n = 1; n <= 120; n += 1) await service.sendGroupMessage(bea, group.id, `old ${n}`)
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.length === 1)
+
+    const opened = await app.call('conversations:open', { conversationId: group.id })
+    expect(opened.hasOlder).toBe(true)
+    const seen = [...opened.messages]
+    let hasOlder = opened.hasOlder
+    while (hasOlder) {
+      const page = await app.call('messages:loadOlder', { conversationId: group.id, beforeId: seen[0]?.id ?? '0' })
+      seen.unshift(...page.messages)
+      hasOlder = page.hasOlder
+    }
+    const texts = seen.filter((message) => !message.system).map((message) => message.text)
+    expect(texts).toEqual(Array.from({ length: 120 }, (_, index) => `old ${index + 1}`))
+
+    await service.close()
+    await app.events.waitFor('push:status', (status) => status !== 'connected')
+    service = await startTestService({ db, port })
+    cleanups.push(() => service.close())
+    const beaAgain = { ...bea, token: await service.signIn(bea) }
+    for (let n = 1; n <= 130; n += 1) await service.sendGroupMessage(beaAgain, group.id, `missed ${n}`)
+
+    await app.events.waitFor('messages:received', (message) => message.text === 'missed 130', 30_000)
+    const missed = app.events.all('messages:received').filter((message) => message.text.startsWith('missed '))
+    expect(missed.map((message) => message.text)).toEqual(Array.from({ length: 130 }, (_, index) => `missed ${index + 1}`))
+  })
+})
+
+describe('notifications and the window', () => {
+  it('notifies of the first message in a new chat, and stays quiet while the window is in front', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const bea = await service.signUp({ name: 'Bea' })
+    const cy = await service.signUp({ name: 'Cy' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+
+    app.window.focused = false
+    await service.sendDirectMessage(bea, ada.id, 'hello, new here')
+    await app.events.waitFor('messages:received', (message) => message.text === 'hello, new here')
+    expect(app.notifier.shown.map((shown) => [shown.title, shown.body])).toEqual([['Bea', 'hello, new here']])
+
+    app.window.focused = true
+    await service.sendDirectMessage(cy, ada.id, 'hi from Cy')
+    await app.events.waitFor('messages:received', (message) => message.text === 'hi from Cy')
+    expect(app.notifier.shown).toHaveLength(1)
+    const list = app.events.all('conversations:changed').at(-1) ?? []
+    expect(list.map((conversation) => [conversation.name, conversation.unreadCount])).toEqual([
+      ['Cy', 1],
+      ['Bea', 1]
+    ])
+  })
+
+  it('tells a renderer that (re)loads the state of the connection', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    const before = app.events.all('push:status').length
+    await app.call('app:ready', {})
+    expect(app.events.all('push:status').slice(before)).toEqual(['connected'])
   })
 })

@@ -69,15 +69,19 @@ export class RecordingEvents implements EventSink {
     return this.log.filter((entry) => entry.event === event).map((entry) => entry.payload as EventContract[E])
   }
 
-  /** Resolves with the first payload of `event` (already emitted or still to come) that matches. */
+  /**
+   * Resolves with the first payload of `event` (already emitted or still to come) that matches,
+   * leaving out the first `skip` payloads of that event (those seen before the step under test).
+   */
   async waitFor<E extends EventName>(
     event: E,
     matches: (payload: EventContract[E]) => boolean = () => true,
-    timeoutMs = 10_000
+    timeoutMs = 10_000,
+    skip = 0
   ): Promise<EventContract[E]> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
-        const found = this.all(event).find(matches)
+        const found = this.all(event).slice(skip).find(matches)
         if (found === undefined) return false
         this.#waiters.delete(check)
         clearTimeout(timer)

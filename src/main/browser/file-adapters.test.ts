@@ -74,13 +74,13 @@ describe('JsonFileStore', () => {
     const file = join(workDir, 'settings.json')
     const preferences = new StoredPreferences(new JsonFileStore(file, log), log)
     preferences.set('deviceId', 'device-1')
-    preferences.set('lastRead', { general: '7' })
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ deviceId: 'device-1', lastRead: { general: '7' } })
+    preferences.set('lastRead', { '1': { general: '7' } })
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ deviceId: 'device-1', lastRead: { '1': { general: '7' } } })
     expect(await readdir(workDir)).toEqual(['settings.json'])
     if (posix) expect(await modeOf(file)).toBe(0o600)
 
     const reopened = new StoredPreferences(new JsonFileStore(file, log), log)
-    expect(reopened.get('lastRead')).toEqual({ general: '7' })
+    expect(reopened.get('lastRead')).toEqual({ '1': { general: '7' } })
   })
 
   it('deletes keys', async () => {

@@ -63,14 +63,24 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const { events, log } = deps
   let openConversationId: ConversationId | null = null
 
+  let pushStatus: PushStatus = 'offline'
+  /** Whose unsent messages the outbox holds: they go out only as that account. */
+  let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
+
   const pushListener: PushListener = {
     message: (message) => receive(message),
-    conversationsChanged: () => void refreshConversations(),
-    status: (status) => events.emit('push:status', status),
+    conversationsChanged: () => void refreshConversations().catch(() => undefined),
+    status: (status) => setPushStatus(status),
     live: () => void catchUp(),
     tokenRefused: () => void session.expire()
   }
-  const { gateway, push } = connectToService({ config: deps.config, token: () => session.token, listener: pushListener, log })
+  const { gateway, push } = connectToService({
+    config: deps.config,
+    token: () => session.token,
+    me: () => session.me,
+    listener: pushListener,
+    log
+  })
 
   const session: Session = new Session({
     service: gateway,
@@ -79,6 +89,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     log,
     changed: (state) => events.emit('session:changed', state),
     signedIn: (me) => {
+      if (outboxOwner !== me.id) outbox.clear()
+      outboxOwner = me.id
       push.start(me)
       refreshConversations().then(
         () => outbox.resume(),
@@ -86,12 +98,14 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       )
     },
     signedOut: () => {
+      // The outbox stays: what the user wrote goes out if they sign back in (and is dropped only
+      // when someone else does). Everything read from the service is theirs no longer to show.
       void push.stop()
+      outbox.stop()
       openConversationId = null
-      outbox.clear()
       timelines.clear()
       conversations.clear()
-      events.emit('push:status', 'offline')
+      setPushStatus('offline')
     }
   })
   gateway.onUnauthorized(() => void session.expire())
@@ -113,13 +127,18 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   })
   outbox.restore(deps.preferences.get('outbox') ?? [])
 
+  function setPushStatus(status: PushStatus): void {
+    pushStatus = status
+    events.emit('push:status', status)
+  }
+
   /** Every message reaches the renderer, the list and the notifier through here, and only once. */
   function receive(message: Message): void {
     if (conversations.get(message.conversationId) === undefined) {
       // A first message in a new chat, or in a group we were just added to: the list must learn
       // of the conversation itself, and counts its unread messages as it does.
-      void refreshConversations().then(
-        () => events.emit('messages:received', message),
+      refreshConversations().then(
+        () => announce(message, true),
         () => undefined
       )
       return
@@ -131,7 +150,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     const fromMe = me !== null && message.senderId === me.id
     const isNew = conversations.record(message, { read: isOpen || fromMe })
     if (!inTimeline && !isNew) return
+    announce(message, isNew)
+  }
+
+  function announce(message: Message, isNew: boolean): void {
     events.emit('messages:received', message)
+    const me = session.me
     if (isNew && me !== null && shouldNotify(message, { meId: me.id, windowFocused: deps.window.isFocused() })) notify(message)
   }
 
@@ -189,7 +213,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   const handlers: InvokeHandlers = {
-    'app:ready': async () => null,
+    'app:ready': async () => {
+      // A renderer that (re)loads learns the connection's state now; it only changes rarely.
+      events.emit('push:status', pushStatus)
+      return null
+    },
     'session:get': async () => session.state,
     'session:signIn': ({ username, password }) => session.signIn(username, password),
     'session:sendCode': () => session.sendCode(),
@@ -246,11 +274,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   return {
     handlers,
-    start: async () => {
-      events.emit('push:status', 'offline')
-      await session.restore()
-    },
+    start: () => session.restore(),
     stop: async () => {
+      outbox.stop()
       await push.stop()
     }
   }

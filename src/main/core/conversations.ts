@@ -25,6 +25,7 @@ export class Conversations {
   readonly #deps: ConversationsDependencies
   #byId = new Map<ConversationId, Conversation>()
   #meId: string | null = null
+  #refreshes = 0
 
   constructor(deps: ConversationsDependencies) {
     this.#deps = deps
@@ -43,11 +44,15 @@ export class Conversations {
   /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */
   async refresh(meId: string): Promise<Conversation[]> {
     this.#meId = meId
-    const firstLook = this.#deps.preferences.get('lastRead') === undefined
+    const firstLook = this.#readState() === undefined
+    const generation = ++this.#refreshes
     const fetched = await this.#deps.service.listConversations()
     const counted = await Promise.all(fetched.map((conversation) => this.#withUnreadCount(conversation, meId, firstLook)))
-    if (firstLook && this.#deps.preferences.get('lastRead') === undefined) this.#deps.preferences.set('lastRead', {})
-    this.#byId = new Map(counted.map((conversation) => [conversation.id, conversation]))
+    // Overlapping refreshes (sign-in and the first push connect, say) may answer out of order:
+    // only the latest one started is allowed to replace the list.
+    if (generation !== this.#refreshes || this.#meId !== meId) return this.list()
+    if (firstLook && this.#readState() === undefined) this.#saveReadState({})
+    this.#byId = new Map(counted.map((conversation) => [conversation.id, this.#newerOf(conversation, this.#byId.get(conversation.id))]))
     this.#announce()
     return this.list()
   }
@@ -91,7 +96,7 @@ export class Conversations {
 
   async #withUnreadCount(conversation: Conversation, meId: string, firstLook: boolean): Promise<Conversation> {
     if (conversation.lastMessageId === null) return { ...conversation, unreadCount: 0 }
-    const lastRead = this.#deps.preferences.get('lastRead')?.[conversation.id]
+    const lastRead = this.#readState()?.[conversation.id]
     if (lastRead === undefined && (firstLook || conversation.kind === 'group')) {
       // History this device never showed is not news: on the first sign-in here, and in a group
       // the user was just added to. A new direct chat, though, is someone writing to them.
@@ -104,15 +109,33 @@ export class Conversations {
     return { ...conversation, unreadCount }
   }
 
+  /** A message recorded while the list was being fetched is newer than what the fetch saw. */
+  #newerOf(fetched: Conversation, known: Conversation | undefined): Conversation {
+    if (known?.lastMessageId == null) return fetched
+    if (fetched.lastMessageId !== null && compareIds(fetched.lastMessageId, known.lastMessageId) >= 0) return fetched
+    const { lastActivityAt, lastMessageId, preview, unreadCount } = known
+    return { ...fetched, lastActivityAt, lastMessageId, preview, unreadCount }
+  }
+
   #countsAsUnread(message: Message): boolean {
     return message.senderId !== this.#meId && !message.system && !message.deleted
   }
 
   #rememberRead(conversationId: ConversationId, messageId: string): void {
-    const lastRead = this.#deps.preferences.get('lastRead') ?? {}
+    const lastRead = this.#readState() ?? {}
     const previous = lastRead[conversationId]
     if (previous !== undefined && compareIds(previous, messageId) >= 0) return
-    this.#deps.preferences.set('lastRead', { ...lastRead, [conversationId]: messageId })
+    this.#saveReadState({ ...lastRead, [conversationId]: messageId })
+  }
+
+  /** What this account has read on this device; undefined before its first sign-in here. */
+  #readState(): Record<ConversationId, string> | undefined {
+    return this.#meId === null ? undefined : this.#deps.preferences.get('lastRead')?.[this.#meId]
+  }
+
+  #saveReadState(readState: Record<ConversationId, string>): void {
+    if (this.#meId === null) return
+    this.#deps.preferences.set('lastRead', { ...this.#deps.preferences.get('lastRead'), [this.#meId]: readState })
   }
 
   #announce(): void {

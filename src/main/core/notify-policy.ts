@@ -1,4 +1,5 @@
 // When a new message earns a desktop notification. Kept pure so the rule reads in one place.
+import { conversationKind } from '../../shared/conversation-id'
 import type { Message } from '../../shared/domain'
 
 export interface NotifyContext {
@@ -17,7 +18,7 @@ export function shouldNotify(message: Message, context: NotifyContext): boolean 
 
 export function notificationFor(message: Message, conversationName: string): { title: string; body: string } {
   const body = message.text.trim() !== '' ? message.text : describeAttachments(message)
-  if (message.conversationId.includes('+')) return { title: message.senderName, body }
+  if (conversationKind(message.conversationId) === 'dm') return { title: message.senderName, body }
   return { title: conversationName, body: `${message.senderName}: ${body}` }
 }
 

@@ -17,9 +17,16 @@ export interface OutboxDependencies {
   save(all: PendingMessage[]): void
 }
 
+/** First and longest wait before messages that failed for want of the service are sent again. */
+const FIRST_RETRY_MS = 2_000
+const LONGEST_RETRY_MS = 60_000
+
 interface Entry {
   message: PendingMessage
-  /** Failed only because the service was out of reach: it goes again by itself when it is back. */
+  /**
+   * Failed only because the service was out of reach, or the session had ended: it goes again
+   * by itself when the service is back or the user has signed in again.
+   */
   waitingForService: boolean
 }
 
@@ -28,6 +35,13 @@ export class Outbox {
   readonly #entries = new Map<string, Entry>()
   /** Attempts in one conversation run one after another, so messages arrive in the order written. */
   readonly #queues = new Map<ConversationId, Promise<void>>()
+  /**
+   * Besides every reconnect of push, messages waiting for the service go again on a timer: the
+   * service can be back (and the first attempt fail on a connection it closed) with push never
+   * having noticed it was gone.
+   */
+  #retryTimer: ReturnType<typeof setTimeout> | null = null
+  #retryDelayMs = FIRST_RETRY_MS
 
   constructor(deps: OutboxDependencies) {
     this.#deps = deps
@@ -77,7 +91,7 @@ export class Outbox {
     this.#announce(conversationId)
   }
 
-  /** The service is reachable again: send everything that was waiting for it, oldest first. */
+  /** The service is reachable again, or the user is signed in again: send what was waiting for that, oldest first. */
   resume(): void {
     const waiting = [...this.#entries.values()]
       .filter((entry) => entry.waitingForService && entry.message.state === 'failed')
@@ -85,16 +99,18 @@ export class Outbox {
     for (const entry of waiting) this.#attempt(entry.message.clientId)
   }
 
-  /** Signing out forgets the outbox: its messages belong to the account that wrote them. */
+  /** Someone else signed in: these messages belong to the account that wrote them. */
   clear(): void {
+    this.stop()
     const conversations = new Set([...this.#entries.values()].map((entry) => entry.message.conversationId))
     this.#entries.clear()
     for (const conversationId of conversations) this.#announce(conversationId)
   }
 
-  /** Waits for every attempt that is under way (tests, shutdown). */
-  async settled(): Promise<void> {
-    await Promise.all(this.#queues.values())
+  /** Cancels the timed retry (shutdown); what is waiting stays, for `resume`. */
+  stop(): void {
+    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
+    this.#retryTimer = null
   }
 
   #entryIn(conversationId: ConversationId, clientId: string): Entry {
@@ -124,8 +140,10 @@ export class Outbox {
     const pending = entry.message
     try {
       const message = await this.#deps.deliver(pending)
-      this.#remove(pending)
+      this.#retryDelayMs = FIRST_RETRY_MS
+      // The sent message shows before its pending copy goes, so it never blinks out of view.
       this.#deps.delivered(message, pending)
+      this.#remove(pending)
     } catch (error) {
       const code = errorCodeOf(error)
       if (code === 'CONFLICT') {
@@ -135,8 +153,19 @@ export class Outbox {
         return
       }
       if (!this.#entries.has(clientId)) return
-      this.#update(entry, { state: 'failed', error: failureText(error) }, code === 'NETWORK')
+      this.#update(entry, { state: 'failed', error: failureText(error) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
+      if (code === 'NETWORK') this.#scheduleRetry()
     }
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== null) return
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null
+      this.resume()
+    }, this.#retryDelayMs)
+    this.#retryTimer.unref?.()
+    this.#retryDelayMs = Math.min(this.#retryDelayMs * 2, LONGEST_RETRY_MS)
   }
 
   #update(entry: Entry, change: Pick<PendingMessage, 'state' | 'error'>, waitingForService: boolean): void {
@@ -159,6 +188,7 @@ export class Outbox {
 function failureText(error: unknown): string {
   const code = errorCodeOf(error)
   if (code === 'NETWORK') return 'Not sent: the service is out of reach. It will be sent when it is back.'
+  if (code === 'UNAUTHENTICATED') return 'Not sent: your session ended. It will be sent when you sign in again.'
   if (code === 'FORBIDDEN') return 'Not sent: you cannot post in this conversation.'
   if (code === 'VALIDATION') return 'Not sent: the service refused this message.'
   return `Not sent: ${toIpcError(error).message}`

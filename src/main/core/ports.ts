@@ -19,8 +19,8 @@ export interface Preferences {
 export interface PreferenceValues {
   /** Generated once per installation and sent with every sign-in, so the service can remember it. */
   deviceId: string
-  /** The newest message id the user has seen, per conversation. */
-  lastRead: Record<ConversationId, string>
+  /** The newest message id each account has seen, per conversation: account id → conversation id → message id. */
+  lastRead: Record<string, Record<ConversationId, string>>
   windowBounds: { x: number; y: number; width: number; height: number }
   /** Messages not yet accepted by the service when the app last stopped. */
   outbox: PendingMessage[]

@@ -23,17 +23,19 @@ const LIST_PAGE_SIZE = 100
 export interface ServiceConnectionOptions {
   config: ServiceConfig
   token: () => string | null
+  /** Who is signed in: chats are addressed by the other participant, seen from this user. */
+  me: () => Me | null
   listener: PushListener
   log: Log
 }
 
 export function connectToService(options: ServiceConnectionOptions): { gateway: ServiceGateway; push: PushFeed } {
   const client = new ServiceClient({ config: options.config, getToken: options.token })
-  let meId: string | null = null
 
   const requireMeId = (): string => {
-    if (meId === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
-    return meId
+    const me = options.me()
+    if (me === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
+    return me.id
   }
 
   async function messagePage(conversationId: ConversationId, request: MessagePageRequest): Promise<Message[]> {
@@ -64,7 +66,6 @@ export function connectToService(options: ServiceConnectionOptions): { gateway: 
       }
       const me = tokenResultToMe(outcome.result)
       if (me === null) throw new AppError('INTERNAL', 'The service signed you in without saying who you are.')
-      meId = me.id
       return { kind: 'token', token: outcome.result.access_token, me }
     },
     async sendSmsCode(verificationId) {
@@ -75,11 +76,7 @@ export function connectToService(options: ServiceConnectionOptions): { gateway: 
       const outcome = await confirmCode(client, verificationId, code)
       return outcome.kind === 'verified' ? { verified: true } : { verified: false, remainingAttempts: outcome.remainingAttempts }
     },
-    async me() {
-      const me = selfUserToMe(await getMe(client))
-      meId = me.id
-      return me
-    },
+    me: async () => selfUserToMe(await getMe(client)),
     destroyToken: () => signOut(client),
     async listConversations() {
       const me = requireMeId()

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ConfirmCodeResult, Me, SessionState, SignInResult } from '../../shared/domain'
 import { AppError } from './app-error'
-import { errorCodeOf } from './failures'
+import { errorCodeOf, userMessageFor } from './failures'
 import type { Log, Preferences, TokenVault } from './ports'
 
 export type LoginOutcome =
@@ -36,9 +36,11 @@ interface Challenge {
   password: string
   verificationId: string
   smsHint: string | null
+  /** The code was accepted; only the sign-in that follows it is still to do (if it failed, say). */
+  verified: boolean
 }
 
-export const SESSION_ENDED_NOTICE = 'Your session has ended. Please sign in again.'
+export const SESSION_ENDED_NOTICE = userMessageFor('UNAUTHENTICATED')
 
 export class Session {
   readonly #deps: SessionDependencies
@@ -92,7 +94,7 @@ export class Session {
   async signIn(username: string, password: string): Promise<SignInResult> {
     const outcome = await this.#login({ username, password, deviceId: this.#deviceId() })
     if (outcome.kind === 'token') return { status: 'signedIn', me: await this.#accept(outcome) }
-    this.#challenge = { username, password, verificationId: outcome.verificationId, smsHint: outcome.smsHint }
+    this.#challenge = { username, password, verificationId: outcome.verificationId, smsHint: outcome.smsHint, verified: false }
     const challenge = { smsHint: outcome.smsHint }
     this.#setState({ status: 'verifying', challenge })
     return { status: 'verificationRequired', challenge }
@@ -111,13 +113,16 @@ export class Session {
 
   async confirmCode(code: string): Promise<ConfirmCodeResult> {
     const challenge = this.#requireChallenge()
-    let confirmation: Awaited<ReturnType<SessionService['confirmCode']>>
-    try {
-      confirmation = await this.#deps.service.confirmCode(challenge.verificationId, code.trim())
-    } catch (error) {
-      throw this.#challengeFailure(error, 'This code was already used. Go back and sign in again.')
+    if (!challenge.verified) {
+      let confirmation: Awaited<ReturnType<SessionService['confirmCode']>>
+      try {
+        confirmation = await this.#deps.service.confirmCode(challenge.verificationId, code.trim())
+      } catch (error) {
+        throw this.#challengeFailure(error, 'This code was already used. Go back and sign in again.')
+      }
+      if (!confirmation.verified) return { status: 'wrongCode', remainingAttempts: confirmation.remainingAttempts }
+      challenge.verified = true
     }
-    if (!confirmation.verified) return { status: 'wrongCode', remainingAttempts: confirmation.remainingAttempts }
     const outcome = await this.#login({
       username: challenge.username,
       password: challenge.password,

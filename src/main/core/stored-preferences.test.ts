@@ -11,9 +11,9 @@ describe('StoredPreferences', () => {
     const preferences = new StoredPreferences(memoryStore(), { info: vi.fn(), warn: vi.fn(), error: vi.fn() })
     expect(preferences.get('deviceId')).toBeUndefined()
     preferences.set('deviceId', 'device-1')
-    preferences.set('lastRead', { general: '42' })
+    preferences.set('lastRead', { '1': { general: '42' } })
     expect(preferences.get('deviceId')).toBe('device-1')
-    expect(preferences.get('lastRead')).toEqual({ general: '42' })
+    expect(preferences.get('lastRead')).toEqual({ '1': { general: '42' } })
   })
 
   it('ignores a malformed saved value and says so', () => {

@@ -12,7 +12,7 @@ export interface KeyValueStore {
 /** How each saved value is checked on the way back in: a preference without one is a compile error. */
 const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceValues[K]> } = {
   deviceId: z.string().min(1).max(200),
-  lastRead: z.record(z.string(), z.string().regex(/^\d+$/)),
+  lastRead: z.record(z.string(), z.record(z.string(), z.string().regex(/^\d+$/))),
   windowBounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
   outbox: z.array(
     z.object({
