@@ -81,6 +81,9 @@ export async function buildService(config: Config): Promise<Service> {
       closed = true
       gateway.close()
       await app.close()
+      // A client may open a keep-alive connection while fastify is closing; left open, its next
+      // request would meet a closed service instead of the refused connection it can recover from.
+      app.server.closeAllConnections()
       db.close()
     }
   }

@@ -94,7 +94,13 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
       else body = JSON.stringify(options.body)
       headers['content-type'] ??= 'application/json'
     }
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+    const send = (): Promise<Response> => fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+    // After a restart on the same port, fetch may first pick a kept-alive connection to the
+    // service that is gone; that request never reached a live service, so it is sent again.
+    const response = await send().catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET') return send()
+      throw error
+    })
     const text = await response.text()
     let parsed: unknown = null
     if (text !== '') {
