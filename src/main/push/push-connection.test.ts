@@ -1,10 +1,12 @@
 // PushConnection against a stock faye gateway started in the test, with a small extension that
 // checks the subscribe `ext` the way the service does (§14.2). Restarting that gateway on the
 // same port is a service restart as the client sees it: every client id is unknown afterwards.
+// `forgetClients` is the other way to lose a client: the engine discards it (as after the 60 s
+// client timeout) while the server keeps running, so over long polling no request ever fails.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import faye from 'faye'
-import type { Message as BayeuxMessage, NodeAdapter } from 'faye'
+import type { Message as BayeuxMessage, Engine, NodeAdapter } from 'faye'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PushStatus } from '../../shared/domain'
 import { localServiceConfig } from '../api/service-config'
@@ -24,7 +26,11 @@ interface Gateway {
   origin: string
   port: number
   subscribes: SeenSubscribe[]
+  /** Client ids that handshook over HTTP or WebSocket (not the in-process publisher). */
+  handshakes: string[]
   publish(channel: string, data: unknown): Promise<void>
+  /** Makes the engine discard every client that has subscribed, the server staying up. */
+  forgetClients(): void
   stop(): Promise<void>
 }
 
@@ -50,6 +56,10 @@ async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const http: Server = createServer()
   const adapter: NodeAdapter = new faye.NodeAdapter({ mount: '/faye', timeout: 2 })
   const subscribes: SeenSubscribe[] = []
+  const handshakes: string[] = []
+  const subscribers = new Set<string>()
+  adapter.on('handshake', (clientId) => handshakes.push(clientId))
+  adapter.on('subscribe', (clientId) => subscribers.add(clientId))
   adapter.addExtension({
     incoming: (message: BayeuxMessage, callback: (message: BayeuxMessage | null) => void) => {
       if (message.channel !== '/meta/subscribe') return callback(message)
@@ -73,7 +83,19 @@ async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
     origin: `http://127.0.0.1:${port}`,
     port,
     subscribes,
+    // The in-process publisher handshakes too, but never subscribes.
+    get handshakes() {
+      return handshakes.filter((clientId) => subscribers.has(clientId))
+    },
     publish: (channel, data) => adapter.getClient().publish(channel, data).then(() => undefined),
+    forgetClients: () => {
+      // faye 1.4.3 keeps its engine (the proxy in front of the memory engine) here; destroying a
+      // client through it is what faye's own client timeout does: a held long-polling connect is
+      // answered normally, a WebSocket is closed, and the next request gets `401:…:Unknown client`.
+      const engine = (adapter as unknown as { _server: { _engine: Engine } })._server._engine
+      // Destroying a client already gone does nothing.
+      for (const clientId of subscribers) engine.destroyClient(clientId)
+    },
     stop: async () => {
       adapter.close()
       http.closeAllConnections()
@@ -225,6 +247,113 @@ describe('PushConnection', () => {
     await second.publish('/group/42', lineCreate('100000000000000002', 'again'))
     expect((await received).message.text).toBe('again')
   }, 20_000)
+
+  describe.each([
+    ['long polling', true],
+    ['WebSocket', false]
+  ])('when the service forgets the client over %s', (_transport, longPollingOnly) => {
+    it('reports the outage, re-subscribes, and says once that it is back', async () => {
+      const gateway = await startGateway()
+      const { connection, statuses } = connect(gateway.origin, { longPollingOnly })
+      connection.follow(userChannel('7'))
+      connection.follow(groupChannel('42'))
+      await connection.whenSubscribed(userChannel('7'))
+      await connection.whenSubscribed(groupChannel('42'))
+      expect(statuses).toEqual(['connecting', 'connected'])
+
+      const backWith: string[][] = []
+      connection.on('reconnected', () => backWith.push(connection.followed().filter((channel) => connection.isSubscribed(channel))))
+      gateway.forgetClients()
+      await vi.waitFor(() => expect(backWith).toHaveLength(1), { timeout: 10_000, interval: 20 })
+      expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+      expect(backWith[0]).toEqual(['/user/7', '/group/42'])
+      expect(gateway.handshakes).toHaveLength(2)
+      expect(gateway.subscribes.map((subscribe) => subscribe.channel).sort()).toEqual(['/group/42', '/group/42', '/user/7', '/user/7'])
+
+      const received = next(connection, 'lineCreated')
+      await gateway.publish('/group/42', lineCreate('100000000000000004', 'back'))
+      expect((await received).message.text).toBe('back')
+      // However many signs of the one outage arrived (a closed socket, then `Unknown client`), it was one.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(backWith).toHaveLength(1)
+      expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+    }, 20_000)
+
+    it('reports each outage once', async () => {
+      const gateway = await startGateway()
+      const { connection, statuses } = connect(gateway.origin, { longPollingOnly })
+      let reconnected = 0
+      connection.on('reconnected', () => (reconnected += 1))
+      connection.follow(userChannel('7'))
+      await connection.whenSubscribed(userChannel('7'))
+      for (const outage of [1, 2]) {
+        gateway.forgetClients()
+        await vi.waitFor(() => expect(reconnected).toBe(outage), { timeout: 10_000, interval: 20 })
+      }
+      expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected', 'reconnecting', 'connected'])
+      expect(gateway.handshakes).toHaveLength(3)
+    }, 20_000)
+  })
+
+  it('reports a subscription refused while recovering, and is back with the channels that did re-subscribe', async () => {
+    let refuseGroup = false
+    const gateway = await startGateway({
+      check: (message, subscribe) => (refuseGroup && subscribe.channel === '/group/42' ? '403::Forbidden channel' : serviceCheck(message, subscribe))
+    })
+    const { connection, statuses } = connect(gateway.origin, { longPollingOnly: true })
+    connection.follow(userChannel('7'))
+    connection.follow(groupChannel('42'))
+    await connection.whenSubscribed(userChannel('7'))
+    await connection.whenSubscribed(groupChannel('42'))
+    const events: string[] = []
+    connection.on('subscriptionRefused', ({ channel, error }) => events.push(`refused ${channel} ${String(error.code)}`))
+    connection.on('reconnected', () => events.push(`reconnected, ${connection.status}, live: ${connection.followed().join(' ')}`))
+
+    refuseGroup = true
+    gateway.forgetClients()
+    await vi.waitFor(() => expect(events).toHaveLength(2), { timeout: 10_000, interval: 20 })
+    expect(events).toEqual(['refused /group/42 403', 'reconnected, connected, live: /user/7'])
+    expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+    expect(connection.isSubscribed(userChannel('7'))).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(gateway.subscribes.filter((subscribe) => subscribe.channel === '/group/42')).toHaveLength(2)
+  }, 20_000)
+
+  it('counts a confirmed subscription lost before everything was live as an outage', async () => {
+    // /group/42 is answered late, so the status is still 'connecting' when the client is forgotten,
+    // but /user/7 was already confirmed, and whoever waited for it may have missed something.
+    // (Over WebSocket, where each subscribe is answered alone; long polling batches them.)
+    let slowGroup = true
+    const gateway = await startGateway({ replyDelayMs: (subscribe) => (slowGroup && subscribe.channel === '/group/42' ? 1_000 : 0) })
+    const { connection, statuses } = connect(gateway.origin)
+    let reconnected = 0
+    connection.on('reconnected', () => (reconnected += 1))
+    connection.follow(userChannel('7'))
+    connection.follow(groupChannel('42'))
+    await connection.whenSubscribed(userChannel('7'))
+    expect(connection.status).toBe('connecting')
+    slowGroup = false
+    gateway.forgetClients()
+    await connection.whenSubscribed(groupChannel('42'))
+    await vi.waitFor(() => expect(reconnected).toBe(1), { timeout: 10_000, interval: 20 })
+    expect(connection.isSubscribed(userChannel('7'))).toBe(true)
+    expect(statuses).toEqual(['connecting', 'connected'])
+    expect(gateway.handshakes).toHaveLength(2)
+  }, 20_000)
+
+  it('does not count a channel followed while connected as an outage', async () => {
+    const gateway = await startGateway({ replyDelayMs: (subscribe) => (subscribe.channel === '/group/42' ? 200 : 0) })
+    const { connection, statuses } = connect(gateway.origin)
+    let reconnected = 0
+    connection.on('reconnected', () => (reconnected += 1))
+    connection.follow(userChannel('7'))
+    await connection.whenSubscribed(userChannel('7'))
+    connection.follow(groupChannel('42'))
+    expect(connection.isSubscribed(groupChannel('42'))).toBe(false)
+    await connection.whenSubscribed(groupChannel('42'))
+    expect(statuses).toEqual(['connecting', 'connected'])
+    expect(reconnected).toBe(0)
+  })
 
   it('re-makes a subscribe whose timestamp went stale while it waited for an answer', async () => {
     let clock = Date.now()

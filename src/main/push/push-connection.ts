@@ -4,6 +4,13 @@
 // PushStatus, with `reconnected` once every followed channel is live again after an outage, so
 // the caller can catch up over REST on what it may have missed.
 //
+// An outage is anything that ends being live, whatever its cause: the transport failing (a request
+// errs, a WebSocket closes), or the service forgetting this client while every request succeeds
+// (`401::Unknown client` after a restart between two long polls, or after its 60 s client
+// timeout), which loses every subscription. Each of those only records a fact; `#evaluate` alone
+// turns the facts into a status, so every cause gets the same connected → reconnecting →
+// connected sequence and exactly one `reconnected` per outage.
+//
 // faye does most of the recovering itself. It retries failed requests; on `401::Unknown client`
 // (the service restarted and forgot us) it handshakes again and re-subscribes every channel it
 // knows, and our outgoing extension stamps each of those subscribes with a fresh timestamp. Two
@@ -31,7 +38,12 @@ export interface MessageEvent {
 
 export interface PushEvents {
   status: PushStatus
-  /** The connection is back after an outage and every followed channel is subscribed again. */
+  /**
+   * The connection is back after an outage and every followed channel is subscribed again: once
+   * per outage, whether the transport failed or the service forgot this client. A channel the
+   * service refuses while re-subscribing is reported by `subscriptionRefused` first and is no
+   * longer followed; the status returns to 'connected' with the channels that did re-subscribe.
+   */
   reconnected: undefined
   lineCreated: MessageEvent & { alert: string | null }
   directMessageCreated: MessageEvent & { alert: string | null }
@@ -41,7 +53,7 @@ export interface PushEvents {
   messageUpdated: MessageEvent
   /** `startedAt` is Unix milliseconds. */
   typing: { channel: string; conversationId: ConversationId | null; userId: string; startedAt: number }
-  /** The service refused a subscription (bad token, forbidden channel, …); it is not retried. */
+  /** The service refused a subscription (bad token, forbidden channel, …), also when re-made after an outage; it is not retried. */
   subscriptionRefused: { channel: string; error: PushSubscriptionError }
 }
 
@@ -75,7 +87,11 @@ export interface PushConnectionDependencies {
 }
 
 type ChannelState = {
-  state: 'pending' | 'subscribed'
+  /**
+   * `pending`: followed, never confirmed yet. `subscribed`: the service holds it. `lost`: it was
+   * subscribed, but the service has since forgotten this client and the subscription with it.
+   */
+  state: 'pending' | 'subscribed' | 'lost'
   subscription: Subscription
   waiters: { resolve: () => void; reject: (error: Error) => void }[]
 }
@@ -101,6 +117,7 @@ export class PushConnection {
   #transportUp = false
   /** The service has forgotten this client; nothing counts as live until a new handshake. */
   #needsHandshake = false
+  /** In an outage that began after being connected: `reconnected` is owed once live again. */
   #recovering = false
 
   constructor(deps: PushConnectionDependencies) {
@@ -210,7 +227,7 @@ export class PushConnection {
     // this only restores a channel that faye dropped because the service had forgotten the client.
     subscription.then(undefined, (error) => {
       if (this.#channels.get(channel) !== entry) return
-      if (error.code === 401 && /unknown client/i.test(error.message)) this.#resubscribe(channel)
+      if (isUnknownClient(error.code, error.message)) this.#resubscribe(channel)
     })
   }
 
@@ -253,7 +270,16 @@ export class PushConnection {
 
   /** Reads the replies that tell whether the service still knows us and which subscriptions hold. */
   #observe(message: BayeuxMessage): void {
-    if (message.advice?.reconnect === 'handshake' || /^401::unknown client/i.test(message.error ?? '')) {
+    this.#observeSession(message)
+    this.#observeSubscribe(message)
+    this.#evaluate()
+  }
+
+  #observeSession(message: BayeuxMessage): void {
+    const { code, reason } = parseBayeuxError(message.error)
+    // On any reply (connect, subscribe, publish): faye handshakes again on this advice by itself,
+    // and a client the service forgot holds no subscription any more.
+    if (message.advice?.reconnect === 'handshake' || isUnknownClient(code, reason)) {
       this.#forgetSubscriptions()
       this.#needsHandshake = true
     }
@@ -261,9 +287,10 @@ export class PushConnection {
       // A new client id: the service holds no subscription for it until faye re-makes them.
       this.#forgetSubscriptions()
       this.#needsHandshake = false
-      this.#evaluate()
-      return
     }
+  }
+
+  #observeSubscribe(message: BayeuxMessage): void {
     if (message.channel !== '/meta/subscribe' || message.id === undefined) return
     const sent = this.#subscribesInFlight.get(message.id)
     this.#subscribesInFlight.delete(message.id)
@@ -276,39 +303,35 @@ export class PushConnection {
       entry.state = 'subscribed'
       const waiters = entry.waiters.splice(0)
       for (const waiter of waiters) waiter.resolve()
-      this.#evaluate()
       return
     }
 
     const { code, reason } = parseBayeuxError(message.error)
-    if (code === 401 && /unknown client/i.test(reason)) return
+    if (isUnknownClient(code, reason)) return
     if (code === 401 && /timestamp/i.test(reason) && sent !== undefined && this.#now() - sent.sentAt > STALE_SUBSCRIBE_MS) {
       this.#deps.log.info(`push: re-subscribing to ${channel} with a fresh timestamp`)
       setTimeout(() => this.#resubscribe(channel), 0)
       return
     }
     // Refused for good (bad token, forbidden or invalid channel): report it and stop, so a token
-    // that no longer works never turns into a hot loop of subscribes.
+    // that no longer works never turns into a hot loop of subscribes. During a recovery this also
+    // ends the wait for that channel: the status returns to 'connected' (and `reconnected` fires)
+    // once the channels that did re-subscribe are live, this refusal having been reported first.
     const error = new PushSubscriptionError(channel, code, reason)
     this.#deps.log.warn(`push: ${error.message}`)
     this.#channels.delete(channel)
     setTimeout(() => entry.subscription.cancel(), 0)
     for (const waiter of entry.waiters) waiter.reject(error)
     this.#events.emit('subscriptionRefused', { channel, error })
-    this.#evaluate()
   }
 
   #forgetSubscriptions(): void {
-    for (const entry of this.#channels.values()) entry.state = 'pending'
+    for (const entry of this.#channels.values()) if (entry.state === 'subscribed') entry.state = 'lost'
   }
 
   readonly #onTransportDown = (): void => {
     this.#transportUp = false
-    if (this.#closed) return
-    if (this.#status === 'connected') {
-      this.#recovering = true
-      this.#setStatus('reconnecting')
-    }
+    this.#evaluate()
   }
 
   readonly #onTransportUp = (): void => {
@@ -316,11 +339,25 @@ export class PushConnection {
     this.#evaluate()
   }
 
-  /** Connected means: the transport works, the service knows us, and every followed channel is live. */
+  /**
+   * The only place that turns the facts above into a status and `reconnected`; called after any
+   * of them changes. Connected means: the transport works, the service knows us, and every
+   * followed channel is live. An outage (`reconnected` owed) is being connected and then losing
+   * the transport or the client id, or losing a subscription already confirmed to its caller,
+   * even before the status first reached 'connected'. A channel followed later and not yet
+   * confirmed is no outage: its caller waits on whenSubscribed.
+   */
   #evaluate(): void {
-    if (this.#closed || !this.#transportUp || this.#needsHandshake) return
-    for (const entry of this.#channels.values()) if (entry.state !== 'subscribed') return
-    if (this.#status === 'connected') return
+    if (this.#closed) return
+    const sessionLive = this.#transportUp && !this.#needsHandshake
+    const entries = [...this.#channels.values()]
+    const lostSubscription = entries.some((entry) => entry.state === 'lost')
+    if (lostSubscription || (this.#status === 'connected' && !sessionLive)) {
+      this.#recovering = true
+      if (this.#status === 'connected') this.#setStatus('reconnecting')
+      return
+    }
+    if (this.#status === 'connected' || !sessionLive || entries.some((entry) => entry.state !== 'subscribed')) return
     this.#setStatus('connected')
     if (this.#recovering) {
       this.#recovering = false
@@ -384,6 +421,11 @@ function conversationOfMessage(channel: string, wire: WireMessage): Conversation
   const sender = wire.sender_id ?? wire.user_id
   if (wire.recipient_id !== null && sender !== null && sender !== 'system') return chatId(sender, wire.recipient_id)
   return null
+}
+
+/** `401::Unknown client` as the service writes it, or `401:<clientId>:Unknown client` as stock faye does. */
+function isUnknownClient(code: number | null, reason: string): boolean {
+  return code === 401 && /unknown client/i.test(reason)
 }
 
 function parseBayeuxError(error: string | undefined): { code: number | null; reason: string } {
