@@ -1,14 +1,19 @@
 // The push connection against the real local service: sign in through the SMS pin, send over
 // REST, receive over Bayeux; then stop the service, start it again on the same database file and
-// port, and check the client finds its way back and receives again.
+// port, and check the client finds its way back and receives again. Once with the restart seen as
+// a failed transport, and once (long polling behind a relay) with no request failing at all, where
+// the only sign is the service answering `401::Unknown client`.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startService, type RunningService } from '../../server/src/index'
+import { ServiceUnreachableError } from '../../src/main/api/api-error'
 import { sendDirectMessage } from '../../src/main/api/chats'
 import { wireGroup } from '../../src/main/api/decoders'
-import { sendGroupMessage } from '../../src/main/api/messages'
+import { listGroupMessages, sendGroupMessage } from '../../src/main/api/messages'
 import { ServiceClient } from '../../src/main/api/service-client'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { confirmCode, sendSmsCode, signIn } from '../../src/main/api/sessions'
@@ -33,9 +38,11 @@ afterAll(async () => {
 })
 
 const connections: PushConnection[] = []
+const relays: Relay[] = []
 
 afterEach(async () => {
   await Promise.all(connections.splice(0).map((connection) => connection.close()))
+  await Promise.all(relays.splice(0).map((relay) => relay.close()))
 })
 
 let accounts = 0
@@ -79,14 +86,85 @@ async function createGroup(client: ServiceClient, name: string): Promise<string>
   return group.id
 }
 
-function pushFor(token: string, longPollingOnly = false): { connection: PushConnection; statuses: PushStatus[]; warnings: string[] } {
+function pushFor(token: string, longPollingOnly = false, origin = service.origin): { connection: PushConnection; statuses: PushStatus[]; warnings: string[] } {
   const warnings: string[] = []
   const log: Log = { info: () => undefined, warn: (message) => warnings.push(message), error: (message) => warnings.push(message) }
-  const connection = new PushConnection({ config: localServiceConfig(service.origin), getToken: () => token, log, retrySeconds: 0.2, maxRetrySeconds: 1, longPollingOnly })
+  const connection = new PushConnection({ config: localServiceConfig(origin), getToken: () => token, log, retrySeconds: 0.2, maxRetrySeconds: 1, longPollingOnly })
   connections.push(connection)
   const statuses: PushStatus[] = []
   connection.on('status', (status) => statuses.push(status))
   return { connection, statuses, warnings }
+}
+
+interface Relay {
+  origin: string
+  /** Requests arriving from now on wait, unsent, until `release`. */
+  hold(): void
+  release(): void
+  close(): Promise<void>
+}
+
+/**
+ * An HTTP relay in front of the service, as a load balancer would be: each request is forwarded
+ * to the service's current origin, and one the service could not take (it was restarting) is sent
+ * again until it is, so the client behind it never sees a request fail. HTTP only: a client
+ * behind it uses long polling.
+ */
+async function startRelay(): Promise<Relay> {
+  let waiting: (() => void)[] | null = null
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = []
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const headers = { ...incoming.headers }
+      delete headers.host
+      delete headers.connection
+      const deadline = Date.now() + 20_000
+      const attempt = (): void => {
+        if (waiting !== null) {
+          waiting.push(attempt)
+          return
+        }
+        const upstream = httpRequest(new URL(incoming.url ?? '/', service.origin), { method: incoming.method, headers, agent: false }, (reply) => {
+          outgoing.writeHead(reply.statusCode ?? 502, reply.headers)
+          reply.pipe(outgoing)
+        })
+        upstream.on('error', () => {
+          if (outgoing.headersSent) outgoing.destroy()
+          else if (Date.now() > deadline) outgoing.writeHead(502).end()
+          else setTimeout(attempt, 50)
+        })
+        upstream.end(body)
+      }
+      attempt()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const relay: Relay = {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hold: () => {
+      waiting ??= []
+    },
+    release: () => {
+      const attempts = waiting ?? []
+      waiting = null
+      for (const attempt of attempts) attempt()
+    },
+    close: async () => {
+      waiting = null
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  }
+  relays.push(relay)
+  return relay
+}
+
+async function restartService(): Promise<void> {
+  const port = Number(new URL(service.origin).port)
+  await service.close()
+  service = await startService({ port, db: dbPath, dev: true })
 }
 
 function next<E extends keyof PushEvents>(connection: PushConnection, event: E, accept: (payload: PushEvents[E]) => boolean = () => true): Promise<PushEvents[E]> {
@@ -197,5 +275,51 @@ describe('push against the local service', () => {
     const received = next(connection, 'lineCreated', (event) => event.message.text === 'still here')
     await sendGroupMessage(ada.client, groupId, { sourceGuid: 'after-restart', text: 'still here' })
     expect((await received).message.conversationId).toBe(groupId)
+  }, 40_000)
+
+  it('when a restart between long polls makes the service forget the client, says it reconnected so the gap can be fetched', async () => {
+    const ada = await newSignedInAccount('Ada')
+    const groupId = await createGroup(ada.client, 'Forgotten')
+    const relay = await startRelay()
+    const { connection, statuses } = pushFor(ada.token, true, relay.origin)
+    connection.follow(userChannel(ada.id))
+    connection.follow(groupChannel(groupId))
+    await connection.whenSubscribed(userChannel(ada.id))
+    await connection.whenSubscribed(groupChannel(groupId))
+    const pushed: string[] = []
+    connection.on('lineCreated', (event) => pushed.push(event.message.text))
+    let reconnected = 0
+    connection.on('reconnected', () => (reconnected += 1))
+
+    // The service restarts while the client's next long poll waits in the relay: the poll the
+    // service held is answered as it stops, and no request fails.
+    relay.hold()
+    await restartService()
+    // Sent in the gap: the new service has no subscription for this client, so push cannot bring it.
+    const gapMessage = { sourceGuid: 'in-the-gap', text: 'sent in the gap' }
+    // The REST client's pooled connection went down with the old service: the first try may find it closed.
+    const missed = await sendGroupMessage(ada.client, groupId, gapMessage).catch((error: unknown) => {
+      if (error instanceof ServiceUnreachableError) return sendGroupMessage(ada.client, groupId, gapMessage)
+      throw error
+    })
+    expect(statuses).toEqual(['connecting', 'connected'])
+
+    relay.release()
+    await vi.waitFor(() => expect(reconnected).toBe(1), { timeout: 15_000, interval: 50 })
+    expect(connection.isSubscribed(userChannel(ada.id))).toBe(true)
+    expect(connection.isSubscribed(groupChannel(groupId))).toBe(true)
+    expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+
+    // What `reconnected` is for: the app catches up over REST.
+    const page = await listGroupMessages(ada.client, groupId)
+    expect(page.messages.map((message) => message.id)).toContain(missed.id)
+
+    const received = next(connection, 'lineCreated', (event) => event.message.text === 'after the gap')
+    await sendGroupMessage(ada.client, groupId, { sourceGuid: 'after-gap', text: 'after the gap' })
+    await received
+    // The message after the gap arrived, the one in it never did, and there was one outage.
+    expect(pushed).not.toContain('sent in the gap')
+    expect(reconnected).toBe(1)
+    expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
   }, 40_000)
 })
