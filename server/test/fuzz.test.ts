@@ -1,8 +1,9 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import WebSocket from 'ws'
 import { bayeuxBody } from './fuzz/bayeux.js'
 import { buildFixture, fixtureUsable, realQueryValues, realValues, seedBodies, seedQueries, type Fixture } from './fuzz/fixture.js'
-import { bodyArbitrary, percentEncode, QUERY_KEYS, toJunk, urlPiece, type WireBody } from './fuzz/junk.js'
+import { bodyArbitrary, oddString, percentEncode, QUERY_KEYS, toJunk, urlPiece, type WireBody } from './fuzz/junk.js'
 import { fuzzOrder, loadRouteTable, paramsOf, routeKey, type DeclaredRoute } from './fuzz/routes.js'
 import { responseProblems, send, type RawRequest, type RawResponse } from './fuzz/wire.js'
 import { pushExt, RawBayeux, startTestService, type TestService } from './support.js'
@@ -391,8 +392,13 @@ function bayeuxProblems(response: RawResponse): string[] {
   if (response.status >= 500) problems.push(`status ${response.status}`)
   if (response.headers['access-control-allow-origin'] !== '*') problems.push('no Access-Control-Allow-Origin: *')
   if (response.status !== 200) return [...problems, ...responseProblems(response, { enveloped: false })]
-  const body = response.json
-  if (!Array.isArray(body)) return [...problems, `200 without a JSON array: ${response.text.slice(0, 200)}`]
+  return [...problems, ...batchProblems(response.json, response.text)]
+}
+
+/** A reply batch: an array of replies (with `successful`, and `error` when false) or deliveries, none with `ext`. */
+function batchProblems(body: unknown, text: string): string[] {
+  if (!Array.isArray(body)) return [`not a JSON array: ${text.slice(0, 200)}`]
+  const problems: string[] = []
   for (const message of body as unknown[]) {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       problems.push(`non-object in the reply: ${JSON.stringify(message)}`)
@@ -410,3 +416,67 @@ function bayeuxProblems(response: RawResponse): string[] {
   }
   return problems
 }
+
+describe('push gateway junk (WebSocket frames)', () => {
+  it('answers every frame with a Bayeux batch, prints nothing, and keeps the socket usable', { timeout: 60_000 * SCALE }, async () => {
+    const f = await freshFixture()
+    const http = new RawBayeux(service)
+    await http.handshake()
+    const [lo, hi] = f.chatId.split('+')
+    const frames = fc.oneof(
+      bayeuxBody({ clientIds: [http.clientId], token: f.owner.token, userId: f.owner.id, groupId: f.groupId, dmChannel: `/direct_message/${lo}_${hi}` }).map(
+        (body) => body.bytes.toString('utf8')
+      ),
+      fc.constantFrom('', 'x', '{', 'null', '1', '"s"', '[null]', '[null,{}]', '\uD800', '["\u0000"]'),
+      oddString
+    )
+    const socket = new WebSocket(`${service.boundOrigin.replace(/^http/, 'ws')}/faye`)
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve)
+      socket.once('error', reject)
+    })
+    const received: string[] = []
+    let wake: (() => void) | null = null
+    socket.on('message', (raw) => {
+      received.push(raw.toString())
+      wake?.()
+    })
+    const printed = vi.spyOn(console, 'log')
+    let marker = 0
+    try {
+      await fc.assert(
+        fc.asyncProperty(frames, async (frame) => {
+          received.length = 0
+          socket.send(frame)
+          // A handshake right behind the junk: its reply proves the junk was processed and the socket still works.
+          const id = `marker-${++marker}`
+          socket.send(JSON.stringify([{ channel: '/meta/handshake', version: '1.0', supportedConnectionTypes: ['websocket'], id }]))
+          const deadline = Date.now() + 10_000
+          while (!received.some((text) => text.includes(`"${id}"`))) {
+            if (Date.now() > deadline) throw new Error(`no handshake reply after the frame ${JSON.stringify(frame.slice(0, 300))}`)
+            await new Promise<void>((resolve) => {
+              wake = resolve
+              setTimeout(resolve, 100)
+            })
+          }
+          for (const text of received) {
+            let body: unknown
+            try {
+              body = JSON.parse(text)
+            } catch {
+              body = undefined
+            }
+            const problems = batchProblems(body, text)
+            if (problems.length > 0) throw new Error(`${problems.join('; ')}\n  frame: ${frame.slice(0, 300)}`)
+          }
+          expect(printed).not.toHaveBeenCalled()
+        }),
+        { numRuns: RUNS.bayeux, interruptAfterTimeLimit: 50_000 * SCALE }
+      )
+    } finally {
+      printed.mockRestore()
+      socket.terminate()
+    }
+    await expectHealthy()
+  })
+})

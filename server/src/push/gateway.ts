@@ -49,6 +49,12 @@ export class PushGateway {
       timeout: ADVICE_TIMEOUT_SECONDS,
       engine: { type: engineClass }
     })
+    // faye parses each WebSocket frame itself and, on junk (not JSON, a scalar, a `null` in the
+    // batch), prints the stack with console.log and answers nothing (node_adapter.js,
+    // handleUpgrade). Such a frame is read as an empty batch instead, answered `[]`, like the
+    // HTTP path refuses junk before faye sees it.
+    const parsing = this.#adapter as unknown as { _parseJSON(json: string): unknown }
+    parsing._parseJSON = parseBatch
     this.#adapter.addExtension(
       createExtensions({
         engine: () => this.#requireEngine(),
@@ -128,6 +134,13 @@ export class PushGateway {
     for (const socket of this.#sockets) socket.destroy()
     this.#sockets.clear()
   }
+}
+
+/** A frame or body as faye's batch: an object or an array of messages, never a scalar or a null. */
+export function parseBatch(text: string): object {
+  const parsed = parseJsonText(text)
+  if (parsed instanceof UnusableBody || typeof parsed !== 'object' || parsed === null) return []
+  return Array.isArray(parsed) ? parsed.filter((message) => message !== null) : parsed
 }
 
 function pathOf(request: IncomingMessage): string {
