@@ -12,6 +12,7 @@ import {
   wireGroup,
   wireGroupList,
   wireSelfUser,
+  wireMessage,
   wireTokenResult,
   wireVerification
 } from '../../src/main/api/decoders.js'
@@ -443,6 +444,66 @@ const ROWS: Row[] = [
     decode: (payload) => withSchema(wireChatList)([payload]),
     shape: CHAT,
     recorded: { file: 'gmwindows-observed/gmw_52_Chat_DM_thread.json', path: ['data'] }
+  },
+
+  {
+    name: 'C1: a chat\'s last_message',
+    requires: ['GET /v3/chats', 'POST /v3/direct_messages'],
+    live: async (w) => (await ok(w, 'GET', '/v3/chats'))[0].last_message,
+    decode: withSchema(wireMessage),
+    shape: DIRECT_MESSAGE,
+    recorded: { file: 'communitydocs-push/cd_push_16_direct_message.create.json', path: ['data', 'subject'] },
+    recordedOmits: [...NO_REACTIONS.slice(1), ...LIFECYCLE, 'system', 'conversation_id']
+  },
+  {
+    name: 'C4: edited direct message',
+    requires: ['PUT /v4/direct_messages/:chat_id/messages/:message_id', 'POST /v3/direct_messages'],
+    live: async (w) => {
+      const sent = await ok(w, 'POST', '/v3/direct_messages', {
+        direct_message: { source_guid: `conformance-${++guid}`, recipient_id: w.bob.id, text: 'dm to edit' }
+      })
+      const edited = await ok(w, 'PUT', `/v4/direct_messages/${encodeURIComponent(sent.direct_message.chat_id)}/messages/${sent.direct_message.id}`, { text: 'edited dm' })
+      const problem = withSchema(directMessageEnvelope)(edited)
+      if (problem !== null) throw new Error(`C4 envelope: ${problem}`)
+      return edited.message
+    },
+    decode: (payload) => withSchema(directMessageEnvelope)({ message: payload }),
+    shape: DIRECT_MESSAGE,
+    recorded: { file: 'communitydocs-push/cd_push_16_direct_message.create.json', path: ['data', 'subject'] },
+    recordedOmits: [...NO_REACTIONS.slice(1), ...LIFECYCLE, 'system', 'conversation_id']
+  },
+  {
+    name: 'MS8: pinned messages (first message)',
+    requires: ['GET /v3/pinned/groups/:group_id/messages', 'POST /v3/conversations/:conversation_id/messages/:message_id/pin'],
+    live: async (w) => {
+      const sent = await ok(w, 'POST', `/v3/groups/${w.groupId}/messages`, text('to pin'))
+      await ok(w, 'POST', `/v3/conversations/${w.groupId}/messages/${sent.message.id}/pin`)
+      const page = await ok(w, 'GET', `/v3/pinned/groups/${w.groupId}/messages`)
+      const problem = withSchema(groupMessagePage)(page)
+      if (problem !== null) throw new Error(`MS8 page: ${problem}`)
+      return page.messages[0]
+    },
+    decode: (payload) => withSchema(groupMessagePage)({ count: 1, messages: [payload] }),
+    shape: GROUP_MESSAGE,
+    recorded: { file: 'communitydocs-push/cd_push_14_line.create.json', path: ['data', 'subject'] },
+    recordedOmits: NO_REACTIONS
+  },
+  {
+    name: 'U2: updated self user',
+    requires: ['POST /v3/users/update'],
+    live: (w) => ok(w, 'POST', '/v3/users/update', { bio: 'Conformance' }),
+    decode: withSchema(wireSelfUser),
+    shape: SELF_USER,
+    recorded: { file: 'gmwindows-observed/gmw_06_4.1_Identity_and_contacts.json', path: ['data'] }
+  },
+  {
+    name: 'G6: updated group',
+    requires: ['POST /v3/groups/:group_id/update'],
+    live: (w) => ok(w, 'POST', `/v3/groups/${w.groupId}/update`, { description: 'updated' }),
+    decode: withSchema(wireGroup),
+    shape: GROUP,
+    recorded: { file: 'gmwindows-observed/gmw_49_Group.json', path: ['data'] },
+    recordedOmits: ['office_mode', 'visibility']
   },
 
   // Push events (§14.4), as Bob receives them.
