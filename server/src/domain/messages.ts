@@ -167,7 +167,12 @@ export class Messages {
           `SELECT 1 AS one FROM messages WHERE source_guid = @guid AND sender_id = @sender AND ${column} = @key
            AND created_at > @since LIMIT 1`
         ),
-        count: db.prepare(`SELECT count(*) AS n FROM messages WHERE ${column} = @key`),
+        // Kept by triggers (migration messages-002-counts); a group id is bound as a JS number.
+        count: db.prepare(
+          column === 'group_id'
+            ? `SELECT n FROM message_counts WHERE conversation = 'g:' || CAST(@key AS INTEGER)`
+            : `SELECT n FROM message_counts WHERE conversation = 'c:' || @key`
+        ),
         last: db.prepare(`SELECT * FROM messages WHERE ${column} = @key ORDER BY id DESC LIMIT 1`),
         pinned: db.prepare(`SELECT * FROM messages WHERE ${column} = @key AND pin_seq IS NOT NULL ORDER BY pin_seq DESC`),
         newest: page('', 'DESC'),
