@@ -149,6 +149,8 @@ describe('bad input never breaks the service (§18.2, §18.3)', () => {
     expectFailure(await service.call('POST', '/dev/clock', { body: '{"advance_seconds": 1e400}' }), 400)
     expectFailure(await service.call('POST', '/dev/clock', { body: '{"advance_seconds": 12345678901234567890}' }), 400)
     expectFailure(await service.call('POST', '/dev/clock', { body: { advance_seconds: 1.5 } }), 400)
+    // Past 2200 message ids outgrow their 18 digits, and far enough out dates stop existing.
+    expectFailure(await service.call('POST', '/dev/clock', { body: { advance_seconds: 8_640_000_000_000 } }), 400)
   })
 
   it('refuses wrong content types with a 4xx failure body', async () => {

@@ -186,8 +186,7 @@ describe('every route, with a valid token and junk', () => {
       { numRuns: RUNS.valid, interruptAfterTimeLimit: 60_000 * SCALE }
     )
     await expectHealthy()
-    // /dev/clock accepts jumps of up to 2^53 s; past year 275760 the service cannot write ISO times
-    // (T1 answers 500: reported to the dev endpoints' owner). Put the clock back for the next route.
+    // A valid /dev/clock jump moves the clock for every later route: put it back.
     if (route.url === '/dev/clock') expect((await service.call('POST', '/dev/reset')).status).toBe(200)
   })
 })

@@ -5,7 +5,7 @@ import { PHONE_FORMAT } from '../domain/phones.js'
 import { SmsOutbox } from '../domain/sms.js'
 import { Verifications } from '../domain/verifications.js'
 import { stateTables } from '../db/migrate.js'
-import { conflict } from '../http/errors.js'
+import { badRequest, conflict } from '../http/errors.js'
 import { created, ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
 import { parseBody, parseQuery, text } from '../http/validation.js'
@@ -22,6 +22,12 @@ const userBody = z.object({
 })
 
 const clockBody = z.object({ advance_seconds: z.int().min(0) })
+
+/**
+ * 2200-01-01: message ids are creation milliseconds × 10⁵ in 18 digits, which holds until 2286, and
+ * dates stop being representable long before 2^53 seconds. A jump past this is refused (400).
+ */
+const LATEST_CLOCK_SECONDS = 7_258_118_400
 
 /** Kept across `/dev/reset`: message ids must keep increasing even then. */
 const KEPT_META_KEYS = ['last_message_id']
@@ -55,6 +61,9 @@ export function registerDevRoutes(routes: Routes, core: Core): void {
 
   routes.dev.post('/clock', options, (ctx) => {
     const body = parseBody(clockBody, ctx.body)
+    if (core.clock.now() + body.advance_seconds > LATEST_CLOCK_SECONDS) {
+      throw badRequest('advance_seconds: the service clock cannot go past 2200-01-01')
+    }
     core.clock.advance(body.advance_seconds)
     return ok({ now: core.clock.now() })
   })
