@@ -33,6 +33,19 @@ async function serviceFor(options: Parameters<typeof startTestService>[0] = {}):
   return service
 }
 
+/**
+ * A service on a file database that a test can stop and start again on the same port, as a
+ * deployment restarts; the app keeps the addresses it was given.
+ */
+async function restartableService(): Promise<{ service: TestService; restart(): Promise<TestService> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const db = join(dataDir, 'service.db')
+  const first = await serviceFor({ db })
+  const port = Number(new URL(first.origin).port)
+  return { service: first, restart: () => serviceFor({ db, port }) }
+}
+
 function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'preferences'>> = {}): Harness {
   const events = new RecordingEvents()
   const vault = platform.vault ?? new MemoryVault()
@@ -178,11 +191,8 @@ describe('live messages', () => {
 
 describe('the outbox', () => {
   it('keeps a message written while the service is down and sends it exactly once when it is back', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    const db = join(dataDir, 'service.db')
-    let service = await startTestService({ db })
-    const port = Number(new URL(service.origin).port)
+    const deployment = await restartableService()
+    let service = deployment.service
     const ada = await service.signUp({ name: 'Ada' })
     const group = await service.createGroup(ada, { name: 'Climbing' })
     const app = launch(service.origin)
@@ -196,8 +206,7 @@ describe('the outbox', () => {
     const failed = await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed')
     expect(failed.pending[0]?.error).toMatch(/out of reach/)
 
-    service = await startTestService({ db, port })
-    cleanups.push(() => service.close())
+    service = await deployment.restart()
     await app.events.waitFor('outbox:changed', (change) => change.conversationId === group.id && change.pending.length === 0, 30_000)
     const stored = await service.call('GET', `/v3/groups/${group.id}/messages`, { token })
     expect(stored.body.response.messages.map((message: { text: string }) => message.text)).toEqual(['typed while offline'])
@@ -207,11 +216,8 @@ describe('the outbox', () => {
 
 describe('when things go wrong', () => {
   it('starts while the service is down as the remembered account, and loads the list once it is back', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    const db = join(dataDir, 'service.db')
-    let service = await startTestService({ db })
-    const port = Number(new URL(service.origin).port)
+    const deployment = await restartableService()
+    let service = deployment.service
     const ada = await service.signUp({ name: 'Ada' })
     const group = await service.createGroup(ada, { name: 'Climbing' })
     const firstRun = launch(service.origin)
@@ -223,8 +229,7 @@ describe('when things go wrong', () => {
     await offlineRun.core.start()
     expect(await offlineRun.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
 
-    service = await startTestService({ db, port })
-    cleanups.push(() => service.close())
+    service = await deployment.restart()
     const list = await offlineRun.events.waitFor('conversations:changed', (conversations) => conversations.length > 0, 30_000)
     expect(list.map((conversation) => conversation.id)).toEqual([group.id])
   })
@@ -348,11 +353,8 @@ describe('when things go wrong', () => {
 
 describe('history', () => {
   it('pages back through older messages, and catches up more than a page after an outage, each message once', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'parley-core-'))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    const db = join(dataDir, 'service.db')
-    let service = await startTestService({ db })
-    const port = Number(new URL(service.origin).port)
+    const deployment = await restartableService()
+    let service = deployment.service
     const ada = await service.createUser({ name: 'Ada' })
     const bea = await service.signUp({ name: 'Bea' })
     const group = await service.createGroup(bea, { name: 'Busy' })
@@ -380,8 +382,7 @@ describe('history', () => {
 
     await service.close()
     await app.events.waitFor('push:status', (status) => status !== 'connected')
-    service = await startTestService({ db, port })
-    cleanups.push(() => service.close())
+    service = await deployment.restart()
     const beaAgain = { ...bea, token: await service.signIn(bea) }
     for (let n = 1; n <= 130; n += 1) await service.sendGroupMessage(beaAgain, group.id, `missed ${n}`)
 
