@@ -217,7 +217,7 @@ describe('the outbox', () => {
 describe('when things go wrong', () => {
   it('starts while the service is down as the remembered account, and loads the list once it is back', async () => {
     const deployment = await restartableService()
-    let service = deployment.service
+    const service = deployment.service
     const ada = await service.signUp({ name: 'Ada' })
     const group = await service.createGroup(ada, { name: 'Climbing' })
     const firstRun = launch(service.origin)
@@ -229,7 +229,7 @@ describe('when things go wrong', () => {
     await offlineRun.core.start()
     expect(await offlineRun.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
 
-    service = await deployment.restart()
+    await deployment.restart()
     const list = await offlineRun.events.waitFor('conversations:changed', (conversations) => conversations.length > 0, 30_000)
     expect(list.map((conversation) => conversation.id)).toEqual([group.id])
   })
