@@ -23,6 +23,13 @@ const INVALID_TIMESTAMP = '401::Invalid timestamp'
 const INVALID_CHANNEL = '405::Invalid channel'
 const FORBIDDEN_CHANNEL = '403::Forbidden channel'
 const UNKNOWN_CLIENT = '401::Unknown client'
+const UNSUPPORTED_CONNECTION_TYPE = '301::Connection types not supported'
+
+/**
+ * The transports of §14.1. faye knows more (eventsource, callback-polling, in-process), but the
+ * gateway serves these two only: a connect of another type would be held without an end in sight.
+ */
+const CONNECTION_TYPES = ['long-polling', 'websocket']
 
 interface Settings {
   engine: () => GatewayEngine
@@ -43,8 +50,19 @@ function extOf(message: Message): Record<string, unknown> {
   return isMessage(ext) ? ext : {}
 }
 
+/** The meta channels of Bayeux; any other `/meta/…` channel is a publish to an invalid channel. */
+const META_OPERATIONS = new Set(['/meta/handshake', '/meta/connect', '/meta/subscribe', '/meta/unsubscribe', '/meta/disconnect'])
+
 export function createExtensions(settings: Settings): Extension {
   const { authority, clock } = settings
+  /**
+   * The §14.2 error each refused publish earned, by client and message id. faye answers some
+   * refusals itself after the extensions ran (a wildcard or a `+` in the channel, a `/meta/…`
+   * channel) and in its own words, so the reply is corrected on the way out: the first failing
+   * row decides, worded as the contract words it.
+   */
+  const publishRefusals = new Map<string, string>()
+  const publishKey = (message: Message): string => `${String(message.clientId)}\u0000${String(message.id)}`
 
   /** §14.2's rows in order; null when the subscription may go ahead. */
   function subscribeError(message: Message): { error: string } | { userId: number; tokenId: number; channel: string } {
@@ -68,11 +86,16 @@ export function createExtensions(settings: Settings): Extension {
     const channel = message.channel
 
     if (channel === '/meta/handshake') {
+      const offered: unknown = message.supportedConnectionTypes
       if (typeof message.version === 'string' && !message.version.startsWith('1.')) {
         message.error = `300:${message.version}:Version mismatch`
+      } else if (Array.isArray(offered) && !offered.some((type) => CONNECTION_TYPES.includes(type as string))) {
+        message.error = UNSUPPORTED_CONNECTION_TYPE
       }
     } else if (channel === '/meta/connect') {
-      if (engine.hasClient(message.clientId) && typeof message.connectionType === 'string') {
+      if (typeof message.connectionType === 'string' && !CONNECTION_TYPES.includes(message.connectionType)) {
+        message.error = UNSUPPORTED_CONNECTION_TYPE
+      } else if (engine.hasClient(message.clientId) && typeof message.connectionType === 'string') {
         engine.noteConnectionType(message.clientId, message.connectionType)
         const hold = message.connectionType === 'long-polling' ? settings.longPollHoldMs : settings.websocketHoldMs
         message.advice = { timeout: hold }
@@ -90,7 +113,7 @@ export function createExtensions(settings: Settings): Extension {
           engine.grant(message.clientId, outcome.channel, { userId: outcome.userId, tokenId: outcome.tokenId })
         }
       }
-    } else if (typeof channel === 'string' && !channel.startsWith('/meta/')) {
+    } else if (typeof channel === 'string' && !META_OPERATIONS.has(channel)) {
       const published = message as PublishedMessage
       const caller = authority.callerOf(extOf(message)['access_token'])
       const form = parseChannel(channel)
@@ -99,6 +122,7 @@ export function createExtensions(settings: Settings): Extension {
       else if (form === null) message.error = INVALID_CHANNEL
       else if (!authority.mayUse(caller.userId, form)) message.error = FORBIDDEN_CHANNEL
       else published[PUBLISHER] = { clientId: message.clientId, userId: caller.userId }
+      if (typeof message.error === 'string') publishRefusals.set(publishKey(message), message.error)
       // A publish without data is dropped silently rather than refused (§14.3).
       if (message.data === undefined) message.data = null
     }
@@ -114,11 +138,21 @@ export function createExtensions(settings: Settings): Extension {
       Reflect.deleteProperty(delivery, RECEIVER)
       return callback(delivery)
     }
+    if (message.channel === '/meta/handshake' && message.successful === true) message.supportedConnectionTypes = CONNECTION_TYPES
+    // faye words its own refusal of a type it does not know with the type in the middle.
+    if (typeof message.error === 'string' && message.error.startsWith('301:')) message.error = UNSUPPORTED_CONNECTION_TYPE
+    const refusal = publishRefusals.get(publishKey(message))
+    const isPublishReply = refusal !== undefined || (typeof message.channel === 'string' && !message.channel.startsWith('/meta/'))
+    if (refusal !== undefined) {
+      publishRefusals.delete(publishKey(message))
+      message.error = refusal
+      message.successful = false
+    }
     if (typeof message.error === 'string' && /^(401:[^:]*:Unknown client|402:clientId:)/.test(message.error)) {
       message.error = UNKNOWN_CLIENT
       message.advice = { reconnect: 'handshake' }
     }
-    if (typeof message.channel === 'string' && !message.channel.startsWith('/meta/') && 'successful' in message) {
+    if (isPublishReply && 'successful' in message) {
       delete message.clientId
       if (message.error === undefined) delete message.advice
     }
