@@ -108,6 +108,10 @@ export class PushGateway {
       const parsed = parseJsonText(text)
       if (parsed instanceof UnusableBody) return fail(response, 400, parsed.reason)
       if (typeof parsed !== 'object' || parsed === null) return fail(response, 400, 'Expected a Bayeux message or an array of them')
+      // faye answers a message without a string channel with a bare-text "Bad request".
+      if (!(Array.isArray(parsed) ? parsed : [parsed]).every(hasChannel)) {
+        return fail(response, 400, 'Every Bayeux message must be an object with a string channel')
+      }
       const headers = { ...request.headers, 'content-type': 'application/json' }
       delete headers.origin
       delete headers.referer
@@ -141,6 +145,10 @@ export function parseBatch(text: string): object {
   const parsed = parseJsonText(text)
   if (parsed instanceof UnusableBody || typeof parsed !== 'object' || parsed === null) return []
   return Array.isArray(parsed) ? parsed.filter((message) => message !== null) : parsed
+}
+
+function hasChannel(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && typeof (message as { channel?: unknown }).channel === 'string'
 }
 
 function pathOf(request: IncomingMessage): string {
