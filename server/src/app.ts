@@ -51,6 +51,8 @@ export async function buildService(config: Config): Promise<Service> {
     logger: false,
     bodyLimit: JSON_BODY_LIMIT,
     forceCloseConnections: true,
+    // HEAD is no operation of the contract: it is an unknown method like any other (404).
+    exposeHeadRoutes: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     serverFactory: (handler) => {

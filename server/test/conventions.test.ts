@@ -93,6 +93,8 @@ describe('order of checks (§2.5)', () => {
   it('answers an unknown path or method with 404 before checking the token', async () => {
     expectFailure(await service.call('GET', '/v3/no-such-thing'), 404)
     expectFailure(await service.call('DELETE', '/v3/users/me'), 404)
+    // HEAD is no operation of the contract, even beside a GET one.
+    expect((await service.call('HEAD', '/v3/users/me')).status).toBe(404)
     expectFailure(await service.call('PATCH', '/v3/groups', { token: alice.token }), 404)
     expectFailure(await service.call('GET', '/elsewhere'), 404)
   })
