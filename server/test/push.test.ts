@@ -48,8 +48,14 @@ describe('handshake and connect (§14.1)', () => {
       const reply = await raw.post([{ channel: '/meta/connect', clientId: raw.clientId, connectionType, id: '9' }])
       expect(reply.body[0]).toMatchObject({ channel: '/meta/connect', successful: false, error: '301::Connection types not supported' })
     }
-    const onlyOthers = await raw.post([{ channel: '/meta/handshake', version: '1.0', supportedConnectionTypes: ['callback-polling'], id: '3' }])
-    expect(onlyOthers.body[0]).toMatchObject({ successful: false, error: '301::Connection types not supported' })
+    for (const supportedConnectionTypes of [['callback-polling'], [{ toString: null }], [[1]], 'websocket', { a: 1 }]) {
+      const refused = await raw.post([{ channel: '/meta/handshake', version: '1.0', supportedConnectionTypes, id: '3' }])
+      expect(refused.body[0]).toMatchObject({
+        successful: false,
+        error: '301::Connection types not supported',
+        supportedConnectionTypes: ['long-polling', 'websocket']
+      })
+    }
   })
 
   it('refuses a bad version or no common connection type', async () => {
@@ -87,7 +93,16 @@ describe('handshake and connect (§14.1)', () => {
 
   it('rejects malformed Bayeux bodies with the failure body', async () => {
     const raw = new RawBayeux(service)
-    const malformed: unknown[] = ['{', '42', '"x"', [1, 'x', null, { channel: 7 }], { channel: { toString: '' } }, [{ id: '1' }]]
+    const malformed: unknown[] = [
+      '{',
+      '42',
+      '"x"',
+      [1, 'x', null, { channel: 7 }],
+      { channel: { toString: '' } },
+      [{ id: '1' }],
+      [{ channel: '/meta/handshake', version: '1.0', supportedConnectionTypes: ['long-polling'], id: { toString: null } }],
+      [{ channel: '/meta/connect', clientId: ['x'], connectionType: 'long-polling', id: '1' }]
+    ]
     for (const body of malformed) {
       const result = await raw.post(body)
       expect(result.status).toBe(400)

@@ -62,7 +62,8 @@ export function createExtensions(settings: Settings): Extension {
    * row decides, worded as the contract words it.
    */
   const publishRefusals = new Map<string, string>()
-  const publishKey = (message: Message): string => `${String(message.clientId)}\u0000${String(message.id)}`
+  // Ids arrive as whatever JSON the client sent; JSON text names any of them without throwing.
+  const publishKey = (message: Message): string => `${JSON.stringify(message.clientId) ?? ''}\u0000${JSON.stringify(message.id) ?? ''}`
 
   /** §14.2's rows in order; null when the subscription may go ahead. */
   function subscribeError(message: Message): { error: string } | { userId: number; tokenId: number; channel: string } {
@@ -87,14 +88,20 @@ export function createExtensions(settings: Settings): Extension {
 
     if (channel === '/meta/handshake') {
       const offered: unknown = message.supportedConnectionTypes
+      // faye writes the offered types into its refusal and throws on ones that are not strings.
+      const types = Array.isArray(offered) ? offered.filter((type): type is string => typeof type === 'string') : []
+      if (offered !== undefined && offered !== null) message.supportedConnectionTypes = types
       if (typeof message.version === 'string' && !message.version.startsWith('1.')) {
         message.error = `300:${message.version}:Version mismatch`
-      } else if (Array.isArray(offered) && !offered.some((type) => CONNECTION_TYPES.includes(type as string))) {
+      } else if (offered !== undefined && offered !== null && !types.some((type) => CONNECTION_TYPES.includes(type))) {
         message.error = UNSUPPORTED_CONNECTION_TYPE
       }
     } else if (channel === '/meta/connect') {
-      if (typeof message.connectionType === 'string' && !CONNECTION_TYPES.includes(message.connectionType)) {
+      const type: unknown = message.connectionType
+      if (type !== undefined && type !== null && !(typeof type === 'string' && CONNECTION_TYPES.includes(type))) {
         message.error = UNSUPPORTED_CONNECTION_TYPE
+        // faye writes the type into its own refusal and throws on one that is not a string.
+        message.connectionType = 'unsupported'
       } else if (engine.hasClient(message.clientId) && typeof message.connectionType === 'string') {
         engine.noteConnectionType(message.clientId, message.connectionType)
         const hold = message.connectionType === 'long-polling' ? settings.longPollHoldMs : settings.websocketHoldMs
@@ -138,7 +145,7 @@ export function createExtensions(settings: Settings): Extension {
       Reflect.deleteProperty(delivery, RECEIVER)
       return callback(delivery)
     }
-    if (message.channel === '/meta/handshake' && message.successful === true) message.supportedConnectionTypes = CONNECTION_TYPES
+    if (message.channel === '/meta/handshake') message.supportedConnectionTypes = CONNECTION_TYPES
     // faye words its own refusal of a type it does not know with the type in the middle.
     if (typeof message.error === 'string' && message.error.startsWith('301:')) message.error = UNSUPPORTED_CONNECTION_TYPE
     const refusal = publishRefusals.get(publishKey(message))

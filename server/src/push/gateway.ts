@@ -108,9 +108,10 @@ export class PushGateway {
       const parsed = parseJsonText(text)
       if (parsed instanceof UnusableBody) return fail(response, 400, parsed.reason)
       if (typeof parsed !== 'object' || parsed === null) return fail(response, 400, 'Expected a Bayeux message or an array of them')
-      // faye answers a message without a string channel with a bare-text "Bad request".
-      if (!(Array.isArray(parsed) ? parsed : [parsed]).every(hasChannel)) {
-        return fail(response, 400, 'Every Bayeux message must be an object with a string channel')
+      // faye answers a message without a string channel with a bare-text "Bad request", and
+      // stumbles over ids it cannot turn into text: such a batch is malformed.
+      if (!(Array.isArray(parsed) ? parsed : [parsed]).every(isWellFormed)) {
+        return fail(response, 400, 'Every Bayeux message must be an object with a string channel, and string ids')
       }
       const headers = { ...request.headers, 'content-type': 'application/json' }
       delete headers.origin
@@ -140,15 +141,23 @@ export class PushGateway {
   }
 }
 
-/** A frame or body as faye's batch: an object or an array of messages, never a scalar or a null. */
-export function parseBatch(text: string): object {
+/**
+ * A WebSocket frame as faye's batch: its well-formed messages. A frame is answered, never refused,
+ * and anything else (a scalar, a null, a message without a channel or with an object for an id)
+ * would stall faye's processing of the socket.
+ */
+export function parseBatch(text: string): object[] {
   const parsed = parseJsonText(text)
   if (parsed instanceof UnusableBody || typeof parsed !== 'object' || parsed === null) return []
-  return Array.isArray(parsed) ? parsed.filter((message) => message !== null) : parsed
+  return (Array.isArray(parsed) ? parsed : [parsed]).filter(isWellFormed)
 }
 
-function hasChannel(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && typeof (message as { channel?: unknown }).channel === 'string'
+/** A message faye can process: a string channel, and an `id` and `clientId` that are text if present. */
+function isWellFormed(message: unknown): message is object {
+  if (typeof message !== 'object' || message === null) return false
+  const { channel, id, clientId } = message as { channel?: unknown; id?: unknown; clientId?: unknown }
+  const textOrAbsent = (value: unknown): boolean => value === undefined || typeof value === 'string' || typeof value === 'number'
+  return typeof channel === 'string' && textOrAbsent(id) && textOrAbsent(clientId)
 }
 
 function pathOf(request: IncomingMessage): string {
