@@ -174,6 +174,34 @@ describe('G9 rejoin', () => {
     expect(again.status).toBe(400)
   })
 
+  it('still lets someone who left rejoin after they asked to join through a link, pending or denied (§18.8)', async () => {
+    const group = await service.createGroup(owner, { name: 'Left then asked', share: true })
+    const leaver = await service.signUp({ name: 'Leaver' })
+    await addMember(service, owner, group.id, leaver, 'Lee')
+    await leave(leaver, group.id)
+    await update(group.id, { requires_approval: true })
+    const statesOf = async (): Promise<Json> => (await service.call('GET', '/v3/memberships/states', { token: leaver.token })).body.response
+    const formerIds = async (): Promise<string[]> =>
+      (await service.call('GET', '/v3/groups/former', { token: leaver.token })).body.response.map((g: Json) => g.id)
+
+    const asked = await join(leaver, group.id, tokenOf(group))
+    expect(asked.status).toBe(202)
+    expect(await statesOf()).toEqual([{ group_id: group.id, state: 'exited' }])
+    expect(await formerIds()).toEqual([group.id])
+    await service.call('POST', `/v3/groups/${group.id}/members/${asked.body.response.membership.id}/approval`, {
+      token: owner.token,
+      body: { approval: false }
+    })
+    expect(await statesOf()).toEqual([{ group_id: group.id, state: 'exited' }])
+
+    const back = await rejoin(leaver, { group_id: group.id })
+    expect(back.status).toBe(200)
+    // The request took the account name as nickname (as G8 does), and the rejoin keeps it.
+    expect(back.body.response.members.find((m: Json) => m.user_id === leaver.id).nickname).toBe('Leaver')
+    expect(await statesOf()).toEqual([{ group_id: group.id, state: 'active' }])
+    expect((await service.call('GET', `/v3/groups/${group.id}/pending_memberships`, { token: owner.token })).body.response).toEqual([])
+  })
+
   it('404 unknown group or never a member (pending and denied included); 403 removed or banned; 400 syntax', async () => {
     const group = await service.createGroup(owner, { name: 'Rejoin rules', share: true })
     const stranger = await service.signUp({ name: 'Stranger' })

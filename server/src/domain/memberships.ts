@@ -26,6 +26,8 @@ export interface MembershipRow {
   join_question: string | null
   /** JSON `{type, response}` of a join request's answer, or null. */
   join_answer: string | null
+  /** 1 while a pending or denied request comes from someone who had exited (they may still rejoin). */
+  exited_before_request: 0 | 1
 }
 
 type RowWithAccount = MembershipRow & { account_name: string; account_image_url: string | null }
@@ -132,24 +134,27 @@ export class Memberships {
       `INSERT INTO memberships (group_id, user_id, nickname, role, state, created_at, state_changed_at)
        VALUES (@group, @user, @nickname, @role, 'active', @now, @now)
        ON CONFLICT (group_id, user_id) DO UPDATE SET nickname = @nickname, role = @role, state = 'active',
-         muted_until = NULL, join_question = NULL, join_answer = NULL, state_changed_at = @now`
+         muted_until = NULL, join_question = NULL, join_answer = NULL, exited_before_request = 0, state_changed_at = @now`
     )
     this.#upsertPending = db.prepare(
       `INSERT INTO memberships (group_id, user_id, nickname, role, state, created_at, state_changed_at, join_question, join_answer)
        VALUES (@group, @user, @nickname, 'user', 'requested_pending', @now, @now, @question, @answer)
        ON CONFLICT (group_id, user_id) DO UPDATE SET nickname = @nickname, role = 'user', state = 'requested_pending',
-         muted_until = NULL, join_question = @question, join_answer = @answer, state_changed_at = @now`
+         muted_until = NULL, join_question = @question, join_answer = @answer, state_changed_at = @now,
+         exited_before_request = CASE WHEN memberships.state = 'exited' THEN 1 ELSE memberships.exited_before_request END`
     )
     this.#setState = db.prepare('UPDATE memberships SET state = @state, state_changed_at = @now WHERE id = @id')
     this.#setNickname = db.prepare('UPDATE memberships SET nickname = ? WHERE id = ?')
     this.#setRole = db.prepare('UPDATE memberships SET role = ? WHERE id = ?')
     this.#setMutedUntil = db.prepare('UPDATE memberships SET muted_until = ? WHERE id = ?')
+    // A request from someone who had exited leaves them exited to G2 and G3 (migration groups-002).
+    const standing = "CASE WHEN exited_before_request = 1 AND state IN ('requested_pending', 'denied') THEN 'exited' ELSE state END"
     this.#states = db.prepare(
-      `SELECT group_id, state FROM memberships WHERE user_id = ?
-       AND state IN (${FORMER_OR_ACTIVE.map((s) => `'${s}'`).join(', ')}) ORDER BY group_id`
+      `SELECT group_id, ${standing} AS state FROM memberships WHERE user_id = ?
+       AND ${standing} IN (${FORMER_OR_ACTIVE.map((s) => `'${s}'`).join(', ')}) ORDER BY group_id`
     )
     this.#exitedGroupIds = db.prepare(
-      "SELECT group_id FROM memberships WHERE user_id = ? AND state = 'exited' ORDER BY state_changed_at DESC, id DESC"
+      `SELECT group_id FROM memberships WHERE user_id = ? AND ${standing} = 'exited' ORDER BY state_changed_at DESC, id DESC`
     )
     this.#deleteForGroup = db.prepare('DELETE FROM memberships WHERE group_id = ?')
   }

@@ -300,11 +300,13 @@ export class Roster {
     const id = toId(groupIdValue)
     const group = id === null ? undefined : this.#groups.find(id)
     const prior = group === undefined ? undefined : this.#memberships.find(group.id, caller.id)
-    if (group === undefined || prior === undefined || prior.state === 'requested_pending' || prior.state === 'denied') {
+    // Someone who left and then asked to join through a link is still someone who left.
+    const requesting = prior !== undefined && (prior.state === 'requested_pending' || prior.state === 'denied')
+    if (group === undefined || prior === undefined || (requesting && prior.exited_before_request === 0)) {
       throw notFound('Group not found')
     }
     if (prior.state === 'active') throw badRequest('You are already a member of this group')
-    if (prior.state !== 'exited') throw forbidden('You cannot rejoin this group')
+    if (prior.state !== 'exited' && !requesting) throw forbidden('You cannot rejoin this group')
     const member = this.#core.transaction(() => {
       const activated = this.#memberships.activate(group.id, caller.id, prior.nickname)
       this.#groups.touch(group.id)

@@ -30,5 +30,14 @@ export const groupsMigrations: readonly Migration[] = [
         members TEXT NOT NULL
       );
     `
+  },
+  {
+    // A former member who asks to join again through a share link keeps what leaving made them:
+    // while the request is pending or denied they are still `exited` to G2, G3 and G9 (§7: rejoin
+    // works from exited and ignores requires_approval; §18.8 treats as never-a-member only those
+    // whose whole history is requests). One row per group and user holds both, so this column
+    // remembers the exit across the request. Cleared when the membership becomes active.
+    id: 'groups-002-exited-while-requesting',
+    sql: `ALTER TABLE memberships ADD COLUMN exited_before_request INTEGER NOT NULL DEFAULT 0;`
   }
 ]
