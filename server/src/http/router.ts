@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Core } from '../core.js'
 import { AccessTokens, type Caller } from '../domain/access-tokens.js'
+import { constantTimeEqual } from '../domain/secrets.js'
 import { ATTESTATION_ERROR, HttpError, unauthorized } from './errors.js'
 import { envelope, JSON_CONTENT_TYPE, type Reply } from './replies.js'
 import type { RawQuery } from './validation.js'
@@ -125,7 +126,9 @@ export function createRoutes(app: FastifyInstance, core: Core): Routes {
             if (caller === null) throw unauthorized('A valid access token is required')
             callers.set(request, caller)
           }
-          if (options.attestation === true && request.headers['x-verify-token'] !== core.config.attestationSecret) {
+          const attestation = request.headers['x-verify-token']
+          // A secret: compared in constant time, so timing tells nothing of how much of it matched.
+          if (options.attestation === true && !(typeof attestation === 'string' && constantTimeEqual(attestation, core.config.attestationSecret))) {
             throw new HttpError(403, ATTESTATION_ERROR)
           }
         },
