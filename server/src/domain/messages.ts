@@ -325,12 +325,7 @@ export class Messages {
       chat_id: null,
       recipient_id: null,
       created_at: this.#core.clock.now(),
-      updated_at: null,
-      deleted_at_us: null,
-      deletion_actor: null,
-      pinned_at: null,
-      pinned_by: null,
-      pin_seq: null
+      ...UNTOUCHED
     }
     const message = this.shape(row)
     this.pushToGroupMembers(groupId, message)
@@ -358,12 +353,7 @@ export class Messages {
         chat_id: chat.chatId,
         recipient_id: userId,
         created_at: now,
-        updated_at: null,
-        deleted_at_us: null,
-        deletion_actor: null,
-        pinned_at: null,
-        pinned_by: null,
-        pin_seq: null
+        ...UNTOUCHED
       }
       this.#core.push.toUsers([userId], lineEvent('direct_message.create', this.shape(row)))
     }
@@ -583,6 +573,16 @@ interface ConversationStatements {
 function isPollMessage(row: MessageRow): boolean {
   return (JSON.parse(row.attachments) as Attachment[]).some((a) => a.type === 'poll')
 }
+
+/** The lifecycle of a message nobody has edited, deleted or pinned (§15.1): push-only system messages. */
+const UNTOUCHED = {
+  updated_at: null,
+  deleted_at_us: null,
+  deletion_actor: null,
+  pinned_at: null,
+  pinned_by: null,
+  pin_seq: null
+} as const satisfies Partial<MessageRow>
 
 function keys(conversation: Conversation): { kind: 'group' | 'chat'; key: number | string } {
   return 'groupId' in conversation ? { kind: 'group', key: conversation.groupId } : { kind: 'chat', key: conversation.chatId }
