@@ -8,10 +8,6 @@ export interface AppLocation {
   devServerUrl?: string | undefined
 }
 
-export function appUrlOf(location: AppLocation): string {
-  return location.devServerUrl ?? fileUrlOf(location.rendererFile)
-}
-
 export function isAppUrl(candidate: string, location: AppLocation): boolean {
   let url: URL
   try {
