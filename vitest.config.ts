@@ -32,6 +32,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'repository',
+          environment: 'node',
+          include: ['tests/repository/**/*.test.ts'],
+          testTimeout: 60_000
+        }
+      },
+      {
+        test: {
           name: 'integration',
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
