@@ -8,6 +8,7 @@ import { Blocks } from './blocks.js'
 import { Groups, type GroupRow, type VisibleGroup } from './groups.js'
 import { Memberships, MUTED_FOREVER, type Member, type MembershipRow, type MuteJson, type PendingJson } from './memberships.js'
 import { Messages } from './messages.js'
+import { constantTimeEqual } from './secrets.js'
 
 /**
  * The roster of a group: every membership transition of §7 (add, join, rejoin, approve, deny,
@@ -269,7 +270,7 @@ export class Roster {
   join(groupIdParam: string | undefined, token: string | undefined, caller: Account, answer: string | undefined): JoinOutcome {
     const id = groupIdParam === undefined ? null : toId(groupIdParam)
     const group = id === null ? undefined : this.#groups.find(id)
-    if (group?.share_token == null || group.share_token !== token) throw notFound('Group not found')
+    if (group?.share_token == null || token === undefined || !constantTimeEqual(token, group.share_token)) throw notFound('Group not found')
     const prior = this.#memberships.find(group.id, caller.id)
     if (prior?.state === 'active') return { kind: 'member', group }
     if (prior?.state === 'removed' || prior?.state === 'exited_removed') throw forbidden('You cannot join this group')
