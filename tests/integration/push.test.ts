@@ -17,7 +17,7 @@ import { listGroupMessages, sendGroupMessage } from '../../src/main/api/messages
 import { ServiceClient } from '../../src/main/api/service-client'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { confirmCode, sendSmsCode, signIn } from '../../src/main/api/sessions'
-import type { Log } from '../../src/main/core/ports'
+import type { Log } from '../../src/main/log/log'
 import { directMessageChannel, groupChannel, userChannel } from '../../src/main/push/channels'
 import { PushConnection, type PushEvents } from '../../src/main/push/push-connection'
 import type { PushStatus } from '../../src/shared/domain'

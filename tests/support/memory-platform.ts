@@ -5,12 +5,12 @@ import type {
   AppWindow,
   DesktopNotification,
   EventSink,
-  Log,
   Notifier,
   PreferenceValues,
   Preferences,
   TokenVault
 } from '../../src/main/core/ports'
+import type { Log } from '../../src/main/log/log'
 
 export class MemoryVault implements TokenVault {
   token: string | null = null

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createConsoleLog } from '../desktop/console-log'
+import { createConsoleLog } from '../log/console-log'
 import { startBrowserApp } from './app'
 import { defaultDataDir } from './data-dir'
 

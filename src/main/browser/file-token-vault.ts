@@ -2,7 +2,8 @@
 // (0600, inside a 0700 directory), the way command-line tools keep their credentials.
 import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Log, TokenVault } from '../core/ports'
+import type { TokenVault } from '../core/ports'
+import type { Log } from '../log/log'
 import { FILE_MODE, writeFileAtomically } from './data-dir'
 
 export const TOKEN_FILE_NAME = 'session-token'

@@ -1,7 +1,7 @@
 // A small JSON file as a key-value store, for browser mode's preferences and settings. Read once,
 // kept in memory, written whole on every change.
 import { readFileSync, renameSync } from 'node:fs'
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 import type { KeyValueStore } from '../core/stored-preferences'
 import { writeFileAtomically } from './data-dir'
 

@@ -1,6 +1,7 @@
 // Browser mode's notifications: written to the log and kept in a short list, which end-to-end
 // tests read to check that the app notified when (and only when) it should.
-import type { DesktopNotification, Log, Notifier } from '../core/ports'
+import type { DesktopNotification, Notifier } from '../core/ports'
+import type { Log } from '../log/log'
 
 const KEPT = 50
 

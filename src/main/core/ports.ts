@@ -48,9 +48,3 @@ export interface AppWindow {
 export interface EventSink {
   emit<E extends EventName>(event: E, payload: EventContract[E]): void
 }
-
-export interface Log {
-  info(message: string, details?: unknown): void
-  warn(message: string, details?: unknown): void
-  error(message: string, details?: unknown): void
-}

@@ -15,7 +15,7 @@ import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
 import { AppError } from './app-error'
 import type { PushFeed, PushListener, ServiceGateway } from './app-core'
-import type { Log } from './ports'
+import type { Log } from '../log/log'
 
 /** The service's largest page (§7 G1, §11 C1). */
 const LIST_PAGE_SIZE = 100

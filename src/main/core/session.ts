@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto'
 import type { ConfirmCodeResult, Me, SessionState, SignInResult } from '../../shared/domain'
 import { AppError } from './app-error'
 import { errorCodeOf, userMessageFor } from './failures'
-import type { Log, Preferences, TokenVault } from './ports'
+import type { Preferences, TokenVault } from './ports'
+import type { Log } from '../log/log'
 
 export type LoginOutcome =
   | { kind: 'token'; token: string; me: Me }

@@ -4,7 +4,7 @@
 // moment it reloads or navigates until it says so again.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { INVOKE_CHANNELS, type IpcResult } from '../../shared/ipc'
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 import type { Dispatch } from '../ipc/dispatch'
 import type { EventQueue } from '../ipc/event-queue'
 

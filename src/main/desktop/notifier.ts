@@ -2,7 +2,8 @@
 // until it closes: a garbage-collected Notification no longer delivers its click
 // (https://github.com/electron/electron/issues/16922).
 import { Notification } from 'electron'
-import type { DesktopNotification, Log, Notifier } from '../core/ports'
+import type { DesktopNotification, Notifier } from '../core/ports'
+import type { Log } from '../log/log'
 
 /** Some platforms never report `close`; beyond this many the oldest are let go. */
 const MAX_REFERENCED = 20

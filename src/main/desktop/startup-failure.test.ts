@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 import { reportStartupFailure, type StartupFailureHost } from './startup-failure'
 
 function fakes(): { host: StartupFailureHost & { order: string[] }; log: Log } {

@@ -1,6 +1,6 @@
 // When the desktop app cannot start (most often a bad `service` setting), say so in a window:
 // started from a menu or a dock, it has no terminal where the log line would be read.
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 
 /** The parts of Electron's `app` and `dialog` this needs, so a test can stand in for them. */
 export interface StartupFailureHost {

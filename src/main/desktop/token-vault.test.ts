@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 import type { KeyValueStore } from '../core/stored-preferences'
 import { SafeStorageTokenVault, type Encryption } from './token-vault'
 

@@ -1,7 +1,8 @@
 // The access token, encrypted with the OS keychain through Electron's safeStorage and kept in its
 // own electron-store file. Where the OS offers no real encryption the token stays in memory only:
 // the user signs in again next launch rather than having a readable token on disk.
-import type { Log, TokenVault } from '../core/ports'
+import type { TokenVault } from '../core/ports'
+import type { Log } from '../log/log'
 import type { KeyValueStore } from '../core/stored-preferences'
 
 /** The part of Electron's `safeStorage` the vault uses. */

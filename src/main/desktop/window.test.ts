@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PreferenceValues, Preferences } from '../core/ports'
-import { contentSecurityPolicy } from './content-security-policy'
+import { contentSecurityPolicy } from '../hosting/content-security-policy'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './window'
 
 const electron = vi.hoisted(() => ({

@@ -3,7 +3,8 @@
 // (http(s) links go to the user's browser instead), no permissions, no webviews.
 import { BrowserWindow, screen, shell, type Session, type WebContents } from 'electron'
 import { isWebUrl } from '../../shared/web-url'
-import type { Log, Preferences } from '../core/ports'
+import type { Preferences } from '../core/ports'
+import type { Log } from '../log/log'
 import type { AppLocation } from './app-url'
 import { MINIMUM_SIZE, restoreBounds } from './window-bounds'
 

@@ -10,7 +10,7 @@ import type { Message as BayeuxMessage, Engine, NodeAdapter } from 'faye'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PushStatus } from '../../shared/domain'
 import { localServiceConfig } from '../api/service-config'
-import type { Log } from '../core/ports'
+import type { Log } from '../log/log'
 import { directMessageChannel, groupChannel, userChannel } from './channels'
 import { PushConnection, PushSubscriptionError, type PushEvents } from './push-connection'
 

@@ -6,7 +6,8 @@
 // Scripts come only from the app itself; styles may be inline because Svelte writes `style`
 // attributes and the dev server injects component CSS; images may come from the image service
 // and from https in general, for avatars a deployment hosts elsewhere. No fonts, frames, objects
-// or forms. Electron adapters and browser mode both use this, so it must not import Electron.
+// or forms. Both hosts send it, so it lives in hosting/, which imports
+// neither of them.
 import { isWebUrl } from '../../shared/web-url'
 
 export interface PolicyOptions {

@@ -1,7 +1,6 @@
-// The app's log: one line per entry on stderr (stdout stays free for what a CLI prints).
-// Used by both hosts, so no Electron import here.
+// The log both hosts write: one line per entry on stderr (stdout stays free for what a CLI prints).
 import { inspect } from 'node:util'
-import type { Log } from '../core/ports'
+import type { Log } from './log'
 
 export function createConsoleLog(scope: string, write: (line: string) => void = (line) => process.stderr.write(line)): Log {
   const entry = (level: string) => (message: string, details?: unknown) => {
