@@ -46,6 +46,29 @@ function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number |
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
 }
 
+/** This process's environment without any PARLEY_* variable, so only the test says which service to use. */
+function environmentWithoutParley(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PARLEY_')))
+}
+
+/** Runs the cli to its end and resolves with how it ended and everything it printed. */
+async function runToEnd(args: string[], environment: Record<string, string | undefined>): Promise<{ code: number | null; printed: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/browser/cli.ts', ...args], { cwd: root, env: environment, stdio: 'pipe' })
+  let printed = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    printed += chunk
+    // A cli that started after all is stopped, so the test fails on its exit code, not a timeout.
+    if (/^Open /m.test(printed)) child.kill('SIGTERM')
+  })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk))
+  // 'close' rather than 'exit': it comes once the output has been read to its end.
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('close', resolve)
+    child.once('error', reject)
+  })
+  return { code, printed }
+}
+
 /** How a bridge connection attempt ended: opened, or refused with an HTTP status. */
 function connectBridge(query: string, origin = pageUrl.origin): Promise<{ opened: WebSocket } | { status: number }> {
   return new Promise((resolve, reject) => {
@@ -66,7 +89,7 @@ beforeAll(async () => {
   service = await startService({ port: 0, db: ':memory:', dev: true })
   dataDir = await mkdtemp(join(tmpdir(), 'parley-web-cli-'))
   // Only the command line and the service's attestation secret say which service to use.
-  const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PARLEY_')))
+  const environment = environmentWithoutParley()
   environment.PARLEY_VERIFY_TOKEN = service.attestationSecret
   cli = spawn(
     process.execPath,
@@ -122,5 +145,38 @@ describe('npm run web (src/main/browser/cli.ts)', () => {
   it('stops cleanly on SIGTERM', async () => {
     cli.kill('SIGTERM')
     expect(await exited(cli)).toEqual({ code: 0, signal: null })
+  })
+})
+
+describe('npm run web with an address that would carry the token in cleartext', () => {
+  it('refuses to start, saying which setting, from where, and why', async () => {
+    const refusedDataDir = await mkdtemp(join(tmpdir(), 'parley-web-cli-refused-'))
+    try {
+      const environment = { ...environmentWithoutParley(), PARLEY_BASE_URL: 'http://chat.example.com' }
+      const { code, printed } = await runToEnd(['--data-dir', refusedDataDir, '--port', '0'], environment)
+
+      expect(code).toBe(1)
+      expect(printed).toContain(
+        'Invalid service setting "baseUrl" (from PARLEY_BASE_URL): http: to chat.example.com would send the access token unencrypted; ' +
+          'use https:, or http: only to this computer (127.0.0.1, [::1], localhost)'
+      )
+      expect(printed).not.toContain('Open ')
+    } finally {
+      await rm(refusedDataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a --service-origin that is not on this computer and not https', async () => {
+    const refusedDataDir = await mkdtemp(join(tmpdir(), 'parley-web-cli-refused-'))
+    try {
+      const args = ['--service-origin', 'http://chat.example.com:8080', '--data-dir', refusedDataDir, '--port', '0']
+      const { code, printed } = await runToEnd(args, environmentWithoutParley())
+
+      expect(code).toBe(1)
+      expect(printed).toContain('Invalid service setting "PARLEY_SERVICE_ORIGIN": http: to chat.example.com would send the access token unencrypted')
+      expect(printed).not.toContain('Open ')
+    } finally {
+      await rm(refusedDataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -34,3 +34,78 @@ describe('resolveServiceConfig', () => {
     expect(() => resolveServiceConfig({ baseUrl: 'nope' }, {})).toThrow(/baseUrl/)
   })
 })
+
+describe('resolveServiceConfig and the transport rule', () => {
+  const REMOTE = {
+    baseUrl: 'https://api.chat.example/v3',
+    v2Url: 'https://api.chat.example/v2',
+    v4Url: 'https://api.chat.example/v4',
+    imageServiceUrl: 'https://img.chat.example/',
+    pushUrl: 'https://push.chat.example/faye',
+    pushWsUrl: 'wss://push.chat.example/faye'
+  }
+
+  it('takes a remote deployment over https and wss, saved or from the environment', () => {
+    expect(resolveServiceConfig(REMOTE, {})).toMatchObject(REMOTE)
+    expect(
+      resolveServiceConfig(undefined, {
+        PARLEY_BASE_URL: REMOTE.baseUrl,
+        PARLEY_V2_URL: REMOTE.v2Url,
+        PARLEY_V4_URL: REMOTE.v4Url,
+        PARLEY_IMAGE_SERVICE_URL: REMOTE.imageServiceUrl,
+        PARLEY_PUSH_URL: REMOTE.pushUrl,
+        PARLEY_PUSH_WS_URL: REMOTE.pushWsUrl
+      })
+    ).toMatchObject(REMOTE)
+    expect(resolveServiceConfig(undefined, { PARLEY_SERVICE_ORIGIN: 'https://chat.example' })).toMatchObject({
+      baseUrl: 'https://chat.example/v3',
+      pushWsUrl: 'wss://chat.example/faye'
+    })
+  })
+
+  it('refuses a saved cleartext address, naming the setting, the settings file and the reason', () => {
+    expect(() => resolveServiceConfig({ ...REMOTE, v2Url: 'http://api.chat.example/v2' }, {})).toThrow(
+      'Invalid service setting "v2Url" (from the settings file): http: to api.chat.example would send the access token unencrypted; ' +
+        'use https:, or http: only to this computer (127.0.0.1, [::1], localhost)'
+    )
+  })
+
+  it('refuses a cleartext address from a variable, naming the setting and the variable', () => {
+    expect(() => resolveServiceConfig(undefined, { PARLEY_BASE_URL: 'http://chat.example.com/v3' })).toThrow(
+      /^Invalid service setting "baseUrl" \(from PARLEY_BASE_URL\): http: to chat\.example\.com would send the access token unencrypted/
+    )
+    expect(() => resolveServiceConfig(undefined, { PARLEY_PUSH_WS_URL: 'ws://push.chat.example/faye' })).toThrow(
+      /^Invalid service setting "pushWsUrl" \(from PARLEY_PUSH_WS_URL\): ws: to push\.chat\.example would send the access token unencrypted; use wss:/
+    )
+  })
+
+  it('refuses a scheme that does not fit the setting', () => {
+    expect(() => resolveServiceConfig({ pushWsUrl: 'https://push.chat.example/faye' }, {})).toThrow(
+      /^Invalid service setting "pushWsUrl" \(from the settings file\): a WebSocket address is needed here, not https:/
+    )
+    expect(() => resolveServiceConfig(undefined, { PARLEY_IMAGE_SERVICE_URL: 'ftp://img.chat.example/' })).toThrow(
+      /^Invalid service setting "imageServiceUrl" \(from PARLEY_IMAGE_SERVICE_URL\): an HTTP address is needed here, not ftp:/
+    )
+  })
+
+  it('refuses a user name or password in an address without repeating it', () => {
+    const attempt = (): unknown => resolveServiceConfig({ ...REMOTE, pushUrl: 'https://ada:hunter2@push.chat.example/faye' }, {})
+    expect(attempt).toThrow('Invalid service setting "pushUrl" (from the settings file): an address must not carry a user name or password')
+    expect(attempt).not.toThrow(/hunter2/)
+  })
+
+  it('judges PARLEY_SERVICE_ORIGIN itself, under its own name', () => {
+    expect(() => resolveServiceConfig(undefined, { PARLEY_SERVICE_ORIGIN: 'http://chat.example.com' })).toThrow(
+      /^Invalid service setting "PARLEY_SERVICE_ORIGIN": http: to chat\.example\.com would send the access token unencrypted/
+    )
+    expect(() => resolveServiceConfig(undefined, { PARLEY_SERVICE_ORIGIN: 'ws://127.0.0.1:8080' })).toThrow(
+      /^Invalid service setting "PARLEY_SERVICE_ORIGIN": an HTTP address is needed here, not ws:/
+    )
+    expect(resolveServiceConfig(undefined, { PARLEY_SERVICE_ORIGIN: 'http://[::1]:9100' }).pushWsUrl).toBe('ws://[::1]:9100/faye')
+  })
+
+  it('judges the value that wins, so a variable can stand in for a refused saved address', () => {
+    const config = resolveServiceConfig({ ...REMOTE, baseUrl: 'http://api.chat.example/v3' }, { PARLEY_BASE_URL: REMOTE.baseUrl })
+    expect(config.baseUrl).toBe(REMOTE.baseUrl)
+  })
+})

@@ -1,15 +1,24 @@
 // Where the service lives and how this app introduces itself to it. Each of the six addresses is a
 // setting of its own (service-api.md §1): a deployment may put them on different hosts, so none is
-// ever derived from another.
+// ever derived from another. Each must pass the transport rule (shared/service-address.ts), since
+// the access token travels to all of them.
 import { z } from 'zod'
+import { addressProblem, serviceAddressProblem, type ServiceAddressSetting } from '../../shared/service-address'
+
+function serviceAddress(setting: ServiceAddressSetting) {
+  return z.string().superRefine((value, context) => {
+    const problem = serviceAddressProblem(setting, value)
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem })
+  })
+}
 
 export const serviceConfigSchema = z.object({
-  baseUrl: z.url(),
-  v2Url: z.url(),
-  v4Url: z.url(),
-  imageServiceUrl: z.url(),
-  pushUrl: z.url(),
-  pushWsUrl: z.url(),
+  baseUrl: serviceAddress('baseUrl'),
+  v2Url: serviceAddress('v2Url'),
+  v4Url: serviceAddress('v4Url'),
+  imageServiceUrl: serviceAddress('imageServiceUrl'),
+  pushUrl: serviceAddress('pushUrl'),
+  pushWsUrl: serviceAddress('pushWsUrl'),
   appId: z.string().min(1),
   /** Sent as `X-verify-token` on the few calls that need device attestation (§2.3). */
   verifyToken: z.string()
@@ -51,23 +60,38 @@ const ENVIRONMENT_KEYS = {
  * Which service this launch talks to: the saved settings over the defaults, then the environment
  * over both. `PARLEY_SERVICE_ORIGIN` (how `npm start` points the app at the local service) stands
  * for all six addresses of one origin; each single-address variable still overrides its own.
- * Throws a readable error naming the offending setting when the result is not usable.
+ * Throws a readable error naming the offending setting, where its value came from and what is
+ * wrong with it when the result is not usable.
  */
 export function resolveServiceConfig(saved: unknown, environment: Record<string, string | undefined>): ServiceConfig {
-  const merged: Record<string, unknown> = { ...DEFAULT_SERVICE_CONFIG, ...asRecord(saved) }
+  let merged: Record<string, unknown> = { ...DEFAULT_SERVICE_CONFIG }
+  /** Where each setting's value came from, for the error; a default needs no mention. */
+  const sources = new Map<string, string>()
+  const take = (values: Record<string, unknown>, source: string): void => {
+    merged = { ...merged, ...values }
+    for (const key of Object.keys(values)) sources.set(key, source)
+  }
+
+  take(asRecord(saved), 'the settings file')
   const origin = environment.PARLEY_SERVICE_ORIGIN
   if (origin !== undefined && origin !== '') {
-    if (!URL.canParse(origin)) throw new Error(`Invalid service setting "PARLEY_SERVICE_ORIGIN": not a URL (${origin})`)
-    Object.assign(merged, localServiceConfig(origin))
+    // Judged as given: the six addresses derived from it would each fail the same way, under
+    // names the person never typed.
+    const problem = addressProblem(origin, 'http')
+    if (problem !== null) throw new Error(`Invalid service setting "PARLEY_SERVICE_ORIGIN": ${problem}`)
+    take(localServiceConfig(origin), 'PARLEY_SERVICE_ORIGIN')
   }
   for (const [key, variable] of Object.entries(ENVIRONMENT_KEYS)) {
     const value = environment[variable]
-    if (value !== undefined && value !== '') merged[key] = value
+    if (value !== undefined && value !== '') take({ [key]: value }, variable)
   }
+
   const parsed = serviceConfigSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new Error(`Invalid service setting "${issue?.path.join('.') ?? '?'}": ${issue?.message ?? 'unknown problem'}`)
+    const key = issue?.path.join('.') ?? '?'
+    const source = sources.has(key) ? ` (from ${sources.get(key)})` : ''
+    throw new Error(`Invalid service setting "${key}"${source}: ${issue?.message ?? 'unknown problem'}`)
   }
   return parsed.data
 }

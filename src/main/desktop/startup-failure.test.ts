@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { resolveServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
 import { reportStartupFailure, type StartupFailureHost } from './startup-failure'
 
@@ -31,6 +32,27 @@ describe('reportStartupFailure', () => {
     expect(host.order[0]).toContain('PARLEY_')
     expect(host.order[1]).toBe('exit 1')
     expect(log.error).toHaveBeenCalledWith('the app could not start', error)
+  })
+
+  it('shows why resolveServiceConfig refused an address, and where to correct it', async () => {
+    const { host, log } = fakes()
+    let refusal: unknown = null
+    try {
+      resolveServiceConfig({ pushWsUrl: 'ws://push.chat.example/faye' }, {})
+    } catch (error) {
+      refusal = error
+    }
+
+    await reportStartupFailure(refusal, '/home/ada/.config/Parley/settings.json', host, log)
+
+    expect(host.order).toEqual([
+      'ready box: Parley could not start | ' +
+        'Invalid service setting "pushWsUrl" (from the settings file): ws: to push.chat.example would send the access token unencrypted; ' +
+        'use wss:, or ws: only to this computer (127.0.0.1, [::1], localhost)\n\n' +
+        'The service settings are read from the "service" section of /home/ada/.config/Parley/settings.json ' +
+        'and from the PARLEY_* environment variables. Correct them, then start Parley again.',
+      'exit 1'
+    ])
   })
 
   it('still exits when the box cannot be shown', async () => {
