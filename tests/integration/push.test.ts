@@ -2,12 +2,14 @@
 // REST, receive over Bayeux; then stop the service, start it again on the same database file and
 // port, and check the client finds its way back and receives again. Once with the restart seen as
 // a failed transport, and once (long polling behind a relay) with no request failing at all, where
-// the only sign is the service answering `401::Unknown client`.
+// the only sign is the service answering `401::Unknown client`. And behind a proxy that blocks
+// WebSockets, the client falls back to long polling and still subscribes at once.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Duplex } from 'node:stream'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startService, type RunningService } from '../../server/src/index'
 import { ServiceUnreachableError } from '../../src/main/api/api-error'
@@ -54,12 +56,12 @@ interface SignedIn {
 }
 
 /** A fresh account, signed in the way the app does it: password, SMS pin from the dev outbox, password again. */
-async function newSignedInAccount(name: string): Promise<SignedIn> {
+async function newSignedInAccount(name: string, target: RunningService = service): Promise<SignedIn> {
   accounts += 1
   const email = `${name.toLowerCase()}${accounts}@example.test`
   const phone = `+1 55501${String(10000 + accounts)}`
   const password = 'correct horse'
-  const created = await fetch(`${service.origin}/dev/users`, {
+  const created = await fetch(`${target.origin}/dev/users`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ name, email, phone_number: phone, password })
@@ -68,11 +70,11 @@ async function newSignedInAccount(name: string): Promise<SignedIn> {
 
   let token: string | null = null
   // The origin is read per request: after a restart the service answers on the same port anyway.
-  const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => token })
+  const client = new ServiceClient({ config: localServiceConfig(target.origin), getToken: () => token })
   const challenge = await signIn(client, { username: email, password, deviceId: 'push-test' })
   if (challenge.kind !== 'verification') throw new Error('expected a challenge')
   await sendSmsCode(client, challenge.verification.code)
-  const outbox = (await (await fetch(`${service.origin}/dev/outbox?to=${encodeURIComponent(phone)}`)).json()) as { text: string }[]
+  const outbox = (await (await fetch(`${target.origin}/dev/outbox?to=${encodeURIComponent(phone)}`)).json()) as { text: string }[]
   const pin = /(\d{6})/.exec(outbox.at(-1)?.text ?? '')?.[1] ?? ''
   expect(await confirmCode(client, challenge.verification.code, pin)).toEqual({ kind: 'verified' })
   const result = await signIn(client, { username: email, password, deviceId: 'push-test', verificationCode: challenge.verification.code })
@@ -98,6 +100,8 @@ function pushFor(token: string, longPollingOnly = false, origin = service.origin
 
 interface Relay {
   origin: string
+  /** WebSocket upgrades asked of the relay, each refused with 403. */
+  readonly refusedUpgrades: number
   /** Requests arriving from now on wait, unsent, until `release`. */
   hold(): void
   release(): void
@@ -107,11 +111,13 @@ interface Relay {
 /**
  * An HTTP relay in front of the service, as a load balancer would be: each request is forwarded
  * to the service's current origin, and one the service could not take (it was restarting) is sent
- * again until it is, so the client behind it never sees a request fail. HTTP only: a client
+ * again until it is, so the client behind it never sees a request fail. HTTP only, like a proxy
+ * that blocks WebSockets: it refuses every upgrade (counted in `refusedUpgrades`), so a client
  * behind it uses long polling.
  */
-async function startRelay(): Promise<Relay> {
+async function startRelay(target: () => RunningService = () => service): Promise<Relay> {
   let waiting: (() => void)[] | null = null
+  let refusedUpgrades = 0
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = []
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -126,7 +132,7 @@ async function startRelay(): Promise<Relay> {
           waiting.push(attempt)
           return
         }
-        const upstream = httpRequest(new URL(incoming.url ?? '/', service.origin), { method: incoming.method, headers, agent: false }, (reply) => {
+        const upstream = httpRequest(new URL(incoming.url ?? '/', target().origin), { method: incoming.method, headers, agent: false }, (reply) => {
           outgoing.writeHead(reply.statusCode ?? 502, reply.headers)
           reply.pipe(outgoing)
         })
@@ -140,9 +146,16 @@ async function startRelay(): Promise<Relay> {
       attempt()
     })
   })
+  server.on('upgrade', (_request, socket: Duplex) => {
+    refusedUpgrades += 1
+    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const relay: Relay = {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get refusedUpgrades() {
+      return refusedUpgrades
+    },
     hold: () => {
       waiting ??= []
     },
@@ -322,4 +335,30 @@ describe('push against the local service', () => {
     expect(reconnected).toBe(1)
     expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
   }, 40_000)
+
+  it('behind a proxy that blocks WebSockets, falls back to long polling and subscribes long before a held connect would end', async () => {
+    // A hold far longer than any honest answer: a subscribe that waited for it could not pass.
+    const holdMs = 60_000
+    const holding = await startService({ port: 0, dev: true, push: { idlePingMs: holdMs } })
+    try {
+      const ada = await newSignedInAccount('Ada', holding)
+      const relay = await startRelay(() => holding)
+      const { connection } = pushFor(ada.token, false, relay.origin)
+      const started = Date.now()
+      connection.follow(userChannel(ada.id))
+      await connection.whenSubscribed(userChannel(ada.id))
+      const subscribedMs = Date.now() - started
+      console.log(`subscribed over long polling in ${subscribedMs} ms, with WebSockets refused and a ${holdMs} ms hold`)
+      expect(subscribedMs).toBeLessThan(10_000)
+      expect(relay.refusedUpgrades).toBeGreaterThan(0)
+      expect(connection.status).toBe('connected')
+
+      const received = next(connection, 'lineCreated', (event) => event.message.text === 'through the proxy')
+      await sendGroupMessage(ada.client, await createGroup(ada.client, 'Proxied'), { sourceGuid: 'proxied', text: 'through the proxy' })
+      await received
+    } finally {
+      await Promise.all(connections.splice(0).map((connection) => connection.close()))
+      await holding.close()
+    }
+  })
 })

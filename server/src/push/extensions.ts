@@ -8,8 +8,8 @@ import { PUBLISHER, RECEIVER, type Delivery, type GatewayEngine, type PublishedM
  *
  * incoming — authorizes `/meta/subscribe` and publishes in the order of §14.2 (token, timestamp,
  * channel form, channel permission); reports unknown clients on publish (faye checks them only on
- * meta channels); records each connect's transport and replaces any client-sent connect advice
- * with the hold times the gateway wants.
+ * meta channels); records each connect's transport and sets how long faye holds it: the
+ * gateway's own hold, or the client's shorter `advice.timeout` (§18.27).
  *
  * outgoing — gives each delivery its receiver's `clientId`; rewrites faye's
  * `401:<clientId>:Unknown client` to `401::Unknown client` with `advice: {reconnect: "handshake"}`;
@@ -48,6 +48,17 @@ function isMessage(value: unknown): value is Message {
 function extOf(message: Message): Record<string, unknown> {
   const ext = message.ext
   return isMessage(ext) ? ext : {}
+}
+
+/**
+ * How long to hold a connect (§18.27): no longer than the client's `advice.timeout` (integer
+ * ms ≥ 0), nor than the gateway's own hold. faye's client sends `{timeout: 0}` on a connect
+ * batched with other messages (its subscribes after a handshake): the whole batch waits for the
+ * connect's answer, so holding that connect would hold the subscribes back with it.
+ */
+function connectHold(advice: unknown, ownHoldMs: number): number {
+  const asked = isMessage(advice) ? advice['timeout'] : undefined
+  return typeof asked === 'number' && Number.isInteger(asked) && asked >= 0 ? Math.min(asked, ownHoldMs) : ownHoldMs
 }
 
 /** The meta channels of Bayeux; any other `/meta/…` channel is a publish to an invalid channel. */
@@ -104,8 +115,8 @@ export function createExtensions(settings: Settings): Extension {
         message.connectionType = 'unsupported'
       } else if (engine.hasClient(message.clientId) && typeof message.connectionType === 'string') {
         engine.noteConnectionType(message.clientId, message.connectionType)
-        const hold = message.connectionType === 'long-polling' ? settings.longPollHoldMs : settings.websocketHoldMs
-        message.advice = { timeout: hold }
+        const ownHold = message.connectionType === 'long-polling' ? settings.longPollHoldMs : settings.websocketHoldMs
+        message.advice = { timeout: connectHold(message.advice, ownHold) }
       } else {
         delete message.advice
       }

@@ -99,9 +99,6 @@ type ChannelState = {
 /** A subscribe older than this when refused for its timestamp went stale in faye's retry queue. */
 const STALE_SUBSCRIBE_MS = 60_000
 
-/** Keeps subscribes out of the long-polling batch that carries a held /meta/connect. */
-const SUBSCRIBE_DELAY_MS = 20
-
 const BAYEUX_ERROR = /^(\d{3})?:[^:]*:(.*)$/
 
 export class PushConnection {
@@ -246,13 +243,9 @@ export class PushConnection {
         message.ext = { ...message.ext, access_token: token, timestamp: Math.floor(sentAt / 1000) }
         const channel = typeof message.subscription === 'string' ? message.subscription : null
         if (message.id !== undefined && channel !== null) this.#subscribesInFlight.set(message.id, { channel, sentAt })
-        // Over long polling faye batches whatever is queued in the same tick into one request, and
-        // right after a handshake that is the /meta/connect plus every subscribe. The service holds
-        // a connect for up to 30 s (§14.1; it ignores faye's `advice: {timeout: 0}` on batched
-        // connects, which §18.13 allows), and a batch is answered as a whole, so the subscribes
-        // would wait with it. A moment's delay sends them in a request of their own.
-        setTimeout(() => callback(message), SUBSCRIBE_DELAY_MS)
-        return
+        // Over long polling faye sends these in one batch with its /meta/connect, which then asks
+        // for `advice: {timeout: 0}`: the service answers such a batch at once (§18.27), so the
+        // subscribes are not held back with the connect.
       } else if (!message.channel.startsWith('/meta/')) {
         message.ext = { ...message.ext, access_token: token }
       }
