@@ -1,5 +1,5 @@
 // A conversation is named by its group id, or for a direct-message chat by `"<lo>+<hi>"`: the two
-// user ids, smaller number first (service-api.md §2.1).
+// user ids, smaller number first (docs/protocol.md §2.1).
 import type { ConversationId, ConversationKind } from './domain'
 
 export function conversationKind(id: ConversationId): ConversationKind {

@@ -6,7 +6,7 @@
 /** A REST or long-polling address is HTTP; the push gateway's socket is a WebSocket. */
 export type AddressKind = 'http' | 'websocket'
 
-/** Which kind each of the six address settings is (service-api.md §1). */
+/** Which kind each of the six address settings is (docs/protocol.md §1). */
 export const SERVICE_ADDRESS_KINDS = {
   baseUrl: 'http',
   v2Url: 'http',

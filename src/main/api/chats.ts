@@ -1,4 +1,4 @@
-// Direct-message chats (service-api.md §11).
+// Direct-message chats (docs/protocol.md §11).
 import { directMessageEnvelope, directMessagePage, wireChatList, type WireChat, type WireMessage } from './decoders'
 import type { WireMessagePage } from './messages'
 import { messageBody, type OutgoingMessage } from './outgoing-message'

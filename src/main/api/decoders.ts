@@ -1,5 +1,5 @@
 // Zod schemas for the service's payloads, as the real service sends them rather than as the
-// contract promises (service-api.md §15 and the recordings in tests/fixtures/recorded): old
+// contract promises (docs/protocol.md §15 and the recordings in tests/fixtures/recorded): old
 // recordings carry numeric ids, timestamps as numeric or ISO strings, nulls where strings are
 // documented, and keys that come and go. Every object is loose, so unknown keys pass. A field the
 // app relies on (a message's id, a group's id, a token) is checked; anything merely displayed

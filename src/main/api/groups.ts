@@ -1,4 +1,4 @@
-// The caller's groups (service-api.md §7).
+// The caller's groups (docs/protocol.md §7).
 import { wireGroup, wireGroupList, type WireGroup } from './decoders'
 import { path, type ServiceClient } from './service-client'
 

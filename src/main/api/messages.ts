@@ -1,4 +1,4 @@
-// Group messages (service-api.md §10).
+// Group messages (docs/protocol.md §10).
 import { groupMessageEnvelope, groupMessagePage, type WireMessage } from './decoders'
 import { messageBody, type OutgoingMessage } from './outgoing-message'
 import { pageQuery, type MessagePageRequest } from './paging'

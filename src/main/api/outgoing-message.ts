@@ -1,4 +1,4 @@
-// The body of a message this client sends (MS2, C3; service-api.md §10 "Message rules").
+// The body of a message this client sends (MS2, C3; docs/protocol.md §10 "Message rules").
 import type { Attachment } from '../../shared/domain'
 
 /** Polls are created by the service only (§10): a client can send every other kind. */

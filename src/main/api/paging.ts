@@ -1,4 +1,4 @@
-// Message paging shared by group messages (MS1) and direct messages (C2), service-api.md §10.
+// Message paging shared by group messages (MS1) and direct messages (C2), docs/protocol.md §10.
 import type { QueryValue } from './service-client'
 
 /** At most one anchor per request (§10). `before`/`since` pages are newest first, `after` oldest first. */

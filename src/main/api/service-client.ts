@@ -1,5 +1,5 @@
 // The one place that talks HTTP to the service: picks the host, carries the token, reads the v3
-// envelope or a bare body (service-api.md §2.4), and turns every failure into ApiError or
+// envelope or a bare body (docs/protocol.md §2.4), and turns every failure into ApiError or
 // ServiceUnreachableError. The per-area modules (sessions.ts, groups.ts, …) describe operations;
 // this file knows nothing about any of them.
 import type { z } from 'zod'

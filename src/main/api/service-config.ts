@@ -1,5 +1,5 @@
 // Where the service lives and how this app introduces itself to it. Each of the six addresses is a
-// setting of its own (service-api.md §1): a deployment may put them on different hosts, so none is
+// setting of its own (docs/protocol.md §1): a deployment may put them on different hosts, so none is
 // ever derived from another. Each must pass the transport rule (shared/service-address.ts), since
 // the access token travels to all of them.
 import { z } from 'zod'

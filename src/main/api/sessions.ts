@@ -1,4 +1,4 @@
-// Sign-in, the SMS verification that guards it, and sign-out (service-api.md §3).
+// Sign-in, the SMS verification that guards it, and sign-out (docs/protocol.md §3).
 import { z } from 'zod'
 import { ApiError } from './api-error'
 import { verificationEnvelope, wireTokenResult, type WireTokenResult, type WireVerification } from './decoders'

@@ -1,4 +1,4 @@
-// The signed-in account (service-api.md §4).
+// The signed-in account (docs/protocol.md §4).
 import { wireSelfUser, type WireSelfUser } from './decoders'
 import type { ServiceClient } from './service-client'
 

@@ -1,4 +1,4 @@
-// Push channel names (service-api.md §14.2).
+// Push channel names (docs/protocol.md §14.2).
 import { conversationKind } from '../../shared/conversation-id'
 import type { ConversationId } from '../../shared/domain'
 

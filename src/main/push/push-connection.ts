@@ -1,4 +1,4 @@
-// The live connection to the push gateway (service-api.md §14): faye's Bayeux client plus what the
+// The live connection to the push gateway (docs/protocol.md §14): faye's Bayeux client plus what the
 // service adds on top of Bayeux. Subscriptions carry the token and a fresh timestamp; deliveries
 // are decoded and re-emitted as typed events; and the connection's health is reported as a
 // PushStatus, with `reconnected` once every followed channel is live again after an outage, so

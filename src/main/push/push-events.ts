@@ -1,4 +1,4 @@
-// Decoding of the `data` of push deliveries (service-api.md §14.3, §14.4). The service adds event
+// Decoding of the `data` of push deliveries (docs/protocol.md §14.3, §14.4). The service adds event
 // types without notice (the recordings show `like.create` and `read_receipt.create`), so an
 // unknown type is an ordinary outcome; a known type whose payload lacks what the app needs is an
 // error the caller logs and skips.
