@@ -4,7 +4,7 @@ import { parseChannel, type PushAuthority } from './channels.js'
 import { PUBLISHER, RECEIVER, type Delivery, type GatewayEngine, type PublishedMessage } from './engine.js'
 
 /**
- * faye server extensions that make stock faye speak the contract (§14, toolchain.md):
+ * faye server extensions that make stock faye speak the contract (§14 says where stock faye differs):
  *
  * incoming — authorizes `/meta/subscribe` and publishes in the order of §14.2 (token, timestamp,
  * channel form, channel permission); reports unknown clients on publish (faye checks them only on
