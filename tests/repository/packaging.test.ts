@@ -1,0 +1,129 @@
+// electron-builder.yml, parsed with the YAML parser electron-builder itself uses: the Electron fuses
+// that keep another local process from running the packaged app as Node or attaching a debugger to
+// it (and so from reading the token it decrypts), and every key checked against electron-builder's
+// own schema. electron-builder refuses an unknown key when it packages, which these machines cannot
+// do, so a misspelled fuse would otherwise go unnoticed until someone ran `npm run dist`.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { load } from 'js-yaml'
+import { describe, expect, it } from 'vitest'
+
+const repositoryRoot = resolve(import.meta.dirname, '../..')
+const config = load(readFileSync(resolve(repositoryRoot, 'electron-builder.yml'), 'utf8'))
+
+interface JsonSchema {
+  $ref?: string
+  anyOf?: JsonSchema[]
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+  additionalProperties?: boolean | JsonSchema
+  items?: JsonSchema
+  definitions?: Record<string, JsonSchema>
+}
+
+/** The schema of the electron-builder this project packages with, found from electron-builder itself. */
+function electronBuilderSchema(): JsonSchema {
+  const fromRoot = createRequire(resolve(repositoryRoot, 'package.json'))
+  const fromElectronBuilder = createRequire(fromRoot.resolve('electron-builder/package.json'))
+  return JSON.parse(readFileSync(fromElectronBuilder.resolve('app-builder-lib/scheme.json'), 'utf8')) as JsonSchema
+}
+
+const schema = electronBuilderSchema()
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function definitionOf(node: JsonSchema): JsonSchema {
+  if (node.$ref === undefined) return node
+  const found = schema.definitions?.[node.$ref.replace('#/definitions/', '')]
+  if (found === undefined) throw new Error(`The schema has no ${node.$ref}`)
+  return found
+}
+
+/** Whether `node` describes values of `value`'s shape (object, array or anything else). */
+function describesShape(node: JsonSchema, value: unknown): boolean {
+  const types = [node.type ?? []].flat()
+  if (Array.isArray(value)) return types.includes('array')
+  if (isPlainObject(value)) return node.properties !== undefined || types.includes('object')
+  return true
+}
+
+/**
+ * The keys in `value` that the schema does not allow, as paths such as `linux.categroy`. Only keys
+ * are checked: a wrong value is electron-builder's to report; a wrong name is what slips by.
+ */
+function unknownKeys(value: unknown, node: JsonSchema, path: string): string[] {
+  const resolved = definitionOf(node)
+  if (resolved.anyOf !== undefined) {
+    const verdicts = resolved.anyOf
+      .map(definitionOf)
+      .filter((alternative) => describesShape(alternative, value))
+      .map((alternative) => unknownKeys(value, alternative, path))
+    // The alternative that fits best speaks: none at all if one fits cleanly.
+    return verdicts.sort((a, b) => a.length - b.length)[0] ?? []
+  }
+  if (Array.isArray(value)) {
+    const items = resolved.items
+    return items === undefined ? [] : value.flatMap((item, index) => unknownKeys(item, items, `${path}[${index}]`))
+  }
+  if (!isPlainObject(value) || resolved.properties === undefined) return []
+  const properties = resolved.properties
+  return Object.entries(value).flatMap(([key, child]) => {
+    const where = path === '' ? key : `${path}.${key}`
+    const property = properties[key]
+    if (property !== undefined) return unknownKeys(child, property, where)
+    return resolved.additionalProperties === false ? [where] : []
+  })
+}
+
+describe('electron-builder.yml', () => {
+  it('packs the app into app.asar, which the asar fuses rely on', () => {
+    expect(config).toMatchObject({ asar: true })
+  })
+
+  it('sets the fuses: no Node mode, NODE_OPTIONS or inspector; asar integrity and only asar; encrypted cookies', () => {
+    expect(config).toMatchObject({
+      electronFuses: {
+        runAsNode: false,
+        enableNodeOptionsEnvironmentVariable: false,
+        enableNodeCliInspectArguments: false,
+        enableEmbeddedAsarIntegrityValidation: true,
+        onlyLoadAppFromAsar: true,
+        enableCookieEncryption: true,
+        loadBrowserProcessSpecificV8Snapshot: false,
+        // The packaged window loads Vite's page from file://, whose module script needs these (see the yml).
+        grantFileProtocolExtraPrivileges: true
+      }
+    })
+  })
+
+  it('decides every fuse electron-builder knows, so a new one is not left at its default unseen', () => {
+    const knownFuses = Object.keys(definitionOf({ $ref: '#/definitions/FuseOptionsV1' }).properties ?? {})
+    // An instruction for signing on macOS, not a fuse.
+    const fuses = knownFuses.filter((name) => name !== 'resetAdHocDarwinSignature')
+    expect(fuses.length).toBeGreaterThan(0)
+    const set = isPlainObject(config) && isPlainObject(config.electronFuses) ? Object.keys(config.electronFuses) : []
+    expect(set.sort()).toEqual(fuses.sort())
+  })
+
+  it('names only keys that electron-builder knows', () => {
+    expect(unknownKeys(config, schema, '')).toEqual([])
+  })
+
+  it('would name a misspelled key, at any depth (a check of the check)', () => {
+    const misspelled = {
+      electronFuses: { runAsNod: false },
+      linux: { categroy: 'Network', target: [{ target: 'deb', arhc: ['x64'] }] },
+      files: ['out/**', { form: 'out', to: '.' }],
+      asar: true
+    }
+    expect(unknownKeys(misspelled, schema, '')).toEqual([
+      'electronFuses.runAsNod',
+      'linux.categroy',
+      'linux.target[0].arhc',
+      'files[1].form'
+    ])
+  })
+})
