@@ -15,6 +15,7 @@ import { registerIpc } from './desktop/ipc'
 import { ElectronNotifier } from './desktop/notifier'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
+import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   await app.whenReady()
 
   const core: AppCore = createAppCore({
-    config,
+    service: connectToService({ config, log }),
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,
     notifier: new ElectronNotifier(log),

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
+import { connectToService } from '../../src/main/service/service-connection'
 import type { SessionState } from '../../src/shared/domain'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
 import { FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
@@ -53,7 +54,7 @@ function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'prefe
   const notifier = new RecordingNotifier()
   const window = new FakeWindow()
   const core = createAppCore({
-    config: localServiceConfig(origin),
+    service: connectToService({ config: localServiceConfig(origin), log: quietLog }),
     vault,
     preferences,
     notifier,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { isWebUrl } from '../../shared/web-url'
-import type { AppCore, AppCoreDependencies } from '../core/app-core'
+import { createAppCore, type AppCore, type AppCoreDependencies } from '../core/app-core'
 import type { DesktopNotification } from '../core/ports'
 import type { Log } from '../log/log'
 import { EventQueue } from '../ipc/event-queue'
@@ -12,6 +12,7 @@ import { createConsoleLog } from '../log/console-log'
 import { originOf } from '../hosting/content-security-policy'
 import { StoredPreferences } from '../core/stored-preferences'
 import { resolveServiceConfig, type ServiceConfig } from '../api/service-config'
+import { connectToService } from '../service/service-connection'
 import { ensurePrivateDirectory } from './data-dir'
 import { FileTokenVault } from './file-token-vault'
 import { startBrowserHost } from './host'
@@ -57,10 +58,9 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const window = new PageWindow()
   const notifier = new RecordingNotifier(log)
 
-  // Loaded only when needed, so a test with its own core never loads the REST and push stack.
-  const createCore = options.createCore ?? (await import('../core/app-core')).createAppCore
+  const createCore = options.createCore ?? createAppCore
   const core = createCore({
-    config,
+    service: connectToService({ config, log }),
     vault: new FileTokenVault(options.dataDir, log),
     preferences: new StoredPreferences(settings, log),
     notifier,

@@ -2,47 +2,19 @@
 // browser mode (`src/main/browser/`) each build one of these and carry its handlers and events
 // to the renderer over their own transport.
 import type { Conversation, ConversationId, Me, Message, PushStatus } from '../../shared/domain'
-import type { ServiceConfig } from '../api/service-config'
 import type { InvokeHandlers } from '../ipc/handlers'
 import { AppError } from './app-error'
-import { Conversations, type ConversationService } from './conversations'
+import { Conversations } from './conversations'
 import { notificationFor, shouldNotify } from './notify-policy'
 import { Outbox } from './outbox'
-import type { AppWindow, EventSink, Notifier, Preferences, TokenVault } from './ports'
+import type { AppWindow, EventSink, Notifier, Preferences, ServiceConnection, TokenVault } from './ports'
 import type { Log } from '../log/log'
-import { Session, type SessionService } from './session'
-import { connectToService } from './service-connection'
-import { Timelines, type TimelineService } from './timelines'
-
-/** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService {
-  sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message>
-  /** Called with the token for every request; a 401 on a call that carried one ends the session. */
-  onUnauthorized(listener: () => void): void
-}
-
-/** What core hears from the push connection, already decoded into the app's shapes. */
-export interface PushListener {
-  message(message: Message): void
-  /** The user was added to a group, or something else changed the list itself. */
-  conversationsChanged(): void
-  status(status: PushStatus): void
-  /** Push is live, on first connecting or again after an outage: fetch what arrived while it was not. */
-  live(): void
-  /** The service refused the user's own channel for the token: the session is over. */
-  tokenRefused(): void
-}
-
-export interface PushFeed {
-  /** Connects as this user and follows their personal channel. */
-  start(me: Me): void
-  follow(conversationId: ConversationId): void
-  unfollow(conversationId: ConversationId): void
-  stop(): Promise<void>
-}
+import { Session } from './session'
+import { Timelines } from './timelines'
 
 export interface AppCoreDependencies {
-  config: ServiceConfig
+  /** The service, built by the composition root (`service/service-connection.ts` for a real one). */
+  service: ServiceConnection
   vault: TokenVault
   preferences: Preferences
   notifier: Notifier
@@ -68,19 +40,15 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   /** Whose unsent messages the outbox holds: they go out only as that account. */
   let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
 
-  const pushListener: PushListener = {
+  const { gateway, push } = deps.service
+  deps.service.attach({
+    token: () => session.token,
+    me: () => session.me,
     message: (message) => receive(message),
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
     live: () => void catchUp(),
     tokenRefused: () => void session.expire()
-  }
-  const { gateway, push } = connectToService({
-    config: deps.config,
-    token: () => session.token,
-    me: () => session.me,
-    listener: pushListener,
-    log
   })
 
   const session: Session = new Session({
@@ -109,7 +77,6 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       setPushStatus('offline')
     }
   })
-  gateway.onUnauthorized(() => void session.expire())
 
   const conversations = new Conversations({
     service: gateway,

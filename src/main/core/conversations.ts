@@ -3,14 +3,7 @@
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
 import type { Conversation, ConversationId, Message } from '../../shared/domain'
 import { compareIds } from '../../shared/conversation-id'
-import type { Preferences } from './ports'
-
-export interface ConversationService {
-  /** Every group the user is in and every chat they have, with no unread counts yet. */
-  listConversations(): Promise<Conversation[]>
-  /** Up to `limit` messages newer than `afterId`, oldest first. */
-  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
-}
+import type { ConversationService, Preferences } from './ports'
 
 export interface ConversationsDependencies {
   service: ConversationService

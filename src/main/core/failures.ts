@@ -1,16 +1,6 @@
 // Turns whatever went wrong into words for the user. The service's own error text stays in the log.
 import type { ErrorCode, IpcError } from '../../shared/ipc'
-import { ApiError, ServiceUnreachableError } from '../api/api-error'
 import { AppError } from './app-error'
-
-const STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'VALIDATION',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  429: 'RATE_LIMITED'
-}
 
 const MESSAGES: Record<ErrorCode, string> = {
   UNAUTHENTICATED: 'Your session has ended. Please sign in again.',
@@ -23,17 +13,14 @@ const MESSAGES: Record<ErrorCode, string> = {
   INTERNAL: 'Something went wrong on our side. Please try again.'
 }
 
+/** What kind of failure this was: the service connection reports its failures as AppErrors; anything else is a bug. */
 export function errorCodeOf(error: unknown): ErrorCode {
-  if (error instanceof AppError) return error.code
-  if (error instanceof ServiceUnreachableError) return 'NETWORK'
-  if (error instanceof ApiError) return STATUS_CODES[error.status] ?? (error.status >= 500 ? 'NETWORK' : 'INTERNAL')
-  return 'INTERNAL'
+  return error instanceof AppError ? error.code : 'INTERNAL'
 }
 
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof AppError) return error.toIpcError()
-  const code = errorCodeOf(error)
-  return { code, message: MESSAGES[code] }
+  return { code: 'INTERNAL', message: MESSAGES.INTERNAL }
 }
 
 export function userMessageFor(code: ErrorCode): string {

@@ -1,7 +1,86 @@
-// What the core needs from the platform it runs on. Electron's adapters live in `desktop/`,
-// browser mode's in `browser/`, and tests pass fakes; core itself never imports either.
-import type { ConversationId, Me, PendingMessage } from '../../shared/domain'
+// Everything core needs from outside it, in one place: the service it talks to, and the platform
+// it runs on. The composition roots (`src/main/index.ts` for Electron, `browser/app.ts` for
+// browser mode) build the real ones: the service connection in `service/`, the platform adapters
+// in `desktop/` or `browser/`. Tests pass in-memory fakes. Core imports none of those folders.
+import type { Conversation, ConversationId, Me, Message, PendingMessage, PushStatus } from '../../shared/domain'
 import type { EventContract, EventName } from '../../shared/ipc'
+
+// The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
+// the service is out of reach), never with an error type of the transport underneath.
+
+export type LoginOutcome =
+  | { kind: 'token'; token: string; me: Me }
+  | { kind: 'verification'; verificationId: string; smsHint: string | null }
+
+/** Signing in and out. */
+export interface SessionService {
+  login(request: { username: string; password: string; deviceId: string; verificationCode?: string }): Promise<LoginOutcome>
+  sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }>
+  confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
+  /** Who the current token belongs to. */
+  me(): Promise<Me>
+  /** Revokes the current token on the service. */
+  destroyToken(): Promise<void>
+}
+
+/** The conversation list. */
+export interface ConversationService {
+  /** Every group the user is in and every chat they have, with no unread counts yet. */
+  listConversations(): Promise<Conversation[]>
+  /** Up to `limit` messages newer than `afterId`, oldest first. */
+  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
+}
+
+/** The history of one conversation. */
+export interface TimelineService {
+  /** The newest `limit` messages, oldest first. */
+  latestMessages(conversationId: ConversationId, limit: number): Promise<Message[]>
+  /** Up to `limit` messages older than `beforeId`, oldest first. */
+  messagesBefore(conversationId: ConversationId, beforeId: string, limit: number): Promise<Message[]>
+  /** Up to `limit` messages newer than `afterId`, oldest first. */
+  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
+}
+
+/** Everything core asks of the service over REST, whichever deployment it is. */
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService {
+  sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message>
+}
+
+/** The service's push channel, followed for the signed-in user. */
+export interface PushFeed {
+  /** Connects as this user and follows their personal channel. */
+  start(me: Me): void
+  follow(conversationId: ConversationId): void
+  unfollow(conversationId: ConversationId): void
+  stop(): Promise<void>
+}
+
+/** What a service connection asks of the core it serves: who is calling, and who hears what the service says unasked. */
+export interface ConnectionOwner {
+  /** The token every request carries, while someone is signed in. */
+  token(): string | null
+  /** Who is signed in: chats are addressed by their other participant, seen from this user. */
+  me(): Me | null
+  /** A message arrived by push, already in the app's shape. */
+  message(message: Message): void
+  /** The user was added to a group, or something else changed the list itself. */
+  conversationsChanged(): void
+  status(status: PushStatus): void
+  /** Push is live, on first connecting or again after an outage: fetch what arrived while it was not. */
+  live(): void
+  /** The service refused the current token, on a request or on the user's own channel: the session is over. */
+  tokenRefused(): void
+}
+
+/** One deployment of the service, as the composition root hands it to core. */
+export interface ServiceConnection {
+  readonly gateway: ServiceGateway
+  readonly push: PushFeed
+  /** Core calls this once, before anything else, to say who owns the connection. */
+  attach(owner: ConnectionOwner): void
+}
+
+// The platform.
 
 /** Where the access token is kept between runs: encrypted in Electron, a user-only file in browser mode. */
 export interface TokenVault {

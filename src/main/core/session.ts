@@ -5,22 +5,8 @@ import { randomUUID } from 'node:crypto'
 import type { ConfirmCodeResult, Me, SessionState, SignInResult } from '../../shared/domain'
 import { AppError } from './app-error'
 import { errorCodeOf, userMessageFor } from './failures'
-import type { Preferences, TokenVault } from './ports'
+import type { LoginOutcome, Preferences, SessionService, TokenVault } from './ports'
 import type { Log } from '../log/log'
-
-export type LoginOutcome =
-  | { kind: 'token'; token: string; me: Me }
-  | { kind: 'verification'; verificationId: string; smsHint: string | null }
-
-export interface SessionService {
-  login(request: { username: string; password: string; deviceId: string; verificationCode?: string }): Promise<LoginOutcome>
-  sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }>
-  confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
-  /** Who the current token belongs to. */
-  me(): Promise<Me>
-  /** Revokes the current token on the service. */
-  destroyToken(): Promise<void>
-}
 
 export interface SessionDependencies {
   service: SessionService

@@ -3,15 +3,7 @@
 // came by push, by catch-up after a reconnect, or as the answer to our own send.
 import type { ConversationId, Message, MessagePage } from '../../shared/domain'
 import { compareIds } from '../../shared/conversation-id'
-
-export interface TimelineService {
-  /** The newest `limit` messages, oldest first. */
-  latestMessages(conversationId: ConversationId, limit: number): Promise<Message[]>
-  /** Up to `limit` messages older than `beforeId`, oldest first. */
-  messagesBefore(conversationId: ConversationId, beforeId: string, limit: number): Promise<Message[]>
-  /** Up to `limit` messages newer than `afterId`, oldest first. */
-  messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
-}
+import type { TimelineService } from './ports'
 
 export const PAGE_SIZE = 50
 /** The service's largest page (service-api.md §10), used when catching up. */

@@ -1,5 +1,6 @@
 // Binds core to a real deployment: the REST client and the push connection, translated into the
-// app's own shapes. This is the only core module that knows the api/ and push/ layers.
+// app's own shapes. Both composition roots build one and hand it to core; core itself knows only
+// the ports it implements (core/ports.ts), never the api/ and push/ layers.
 import type { Conversation, ConversationId, Me, Message } from '../../shared/domain'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
@@ -13,27 +14,31 @@ import { chatToConversation, groupToConversation, selfUserToMe, toMessage, token
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
-import { AppError } from './app-error'
-import type { PushFeed, PushListener, ServiceGateway } from './app-core'
+import { AppError } from '../core/app-error'
+import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
+import { speakingCore } from './service-failures'
 
 /** The service's largest page (§7 G1, §11 C1). */
 const LIST_PAGE_SIZE = 100
 
 export interface ServiceConnectionOptions {
   config: ServiceConfig
-  token: () => string | null
-  /** Who is signed in: chats are addressed by the other participant, seen from this user. */
-  me: () => Me | null
-  listener: PushListener
   log: Log
 }
 
-export function connectToService(options: ServiceConnectionOptions): { gateway: ServiceGateway; push: PushFeed } {
-  const client = new ServiceClient({ config: options.config, getToken: options.token })
+export function connectToService({ config, log }: ServiceConnectionOptions): ServiceConnection {
+  let owner: ConnectionOwner | null = null
+  const attachedOwner = (): ConnectionOwner => {
+    if (owner === null) throw new Error('The service connection was used before core attached to it.')
+    return owner
+  }
+  const token = (): string | null => owner?.token() ?? null
+  const client = new ServiceClient({ config, getToken: token })
+  client.onUnauthorized(() => owner?.tokenRefused())
 
   const requireMeId = (): string => {
-    const me = options.me()
+    const me = owner?.me() ?? null
     if (me === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
     return me.id
   }
@@ -57,7 +62,7 @@ export function connectToService(options: ServiceConnectionOptions): { gateway: 
     }
   }
 
-  const gateway: ServiceGateway = {
+  const gateway: ServiceGateway = speakingCore({
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
@@ -99,44 +104,56 @@ export function connectToService(options: ServiceConnectionOptions): { gateway: 
           ? await sendDirectMessage(client, otherParticipant(conversationId, requireMeId()), { sourceGuid, text })
           : await sendGroupMessage(client, conversationId, { sourceGuid, text })
       return toMessage(wire, conversationId)
-    },
-    onUnauthorized(listener) {
-      client.onUnauthorized(() => listener())
+    }
+  })
+
+  return {
+    gateway,
+    push: new LivePushFeed({ config, log, token, owner: attachedOwner }),
+    attach(newOwner) {
+      if (owner !== null) throw new Error('A service connection serves one core.')
+      owner = newOwner
     }
   }
+}
 
-  return { gateway, push: new LivePushFeed(options) }
+interface LivePushFeedOptions {
+  config: ServiceConfig
+  log: Log
+  token: () => string | null
+  owner: () => ConnectionOwner
 }
 
 /** Follows the user's channel and the open conversation's, and hands core what arrives. */
 class LivePushFeed implements PushFeed {
-  readonly #options: ServiceConnectionOptions
+  readonly #options: LivePushFeedOptions
   #connection: PushConnection | null = null
 
-  constructor(options: ServiceConnectionOptions) {
+  constructor(options: LivePushFeedOptions) {
     this.#options = options
   }
 
   start(me: Me): void {
     if (this.#connection !== null) return
-    const { listener, log } = this.#options
-    const connection = new PushConnection({ config: this.#options.config, getToken: this.#options.token, log })
-    connection.on('status', (status) => listener.status(status))
-    connection.on('reconnected', () => listener.live())
-    connection.on('lineCreated', ({ message }) => listener.message(message))
-    connection.on('directMessageCreated', ({ message }) => listener.message(message))
-    connection.on('membershipCreated', () => listener.conversationsChanged())
+    const owner = this.#options.owner()
+    const { config, token, log } = this.#options
+    const connection = new PushConnection({ config, getToken: token, log })
+    connection.on('status', (status) => owner.status(status))
+    connection.on('reconnected', () => owner.live())
+    connection.on('lineCreated', ({ message }) => owner.message(message))
+    connection.on('directMessageCreated', ({ message }) => owner.message(message))
+    connection.on('membershipCreated', () => owner.conversationsChanged())
     const ownChannel = userChannel(me.id)
     connection.on('subscriptionRefused', ({ channel, error }) => {
       log.warn('push: a subscription was refused', error)
-      if (channel === ownChannel && error.code === 401) listener.tokenRefused()
+      if (channel === ownChannel && error.code === 401) owner.tokenRefused()
     })
     this.#connection = connection
     connection.follow(ownChannel)
     // Nothing is delivered before the service confirms the subscription, so whatever was sent
     // in between is fetched once it has.
     connection.whenSubscribed(ownChannel).then(
-      () => listener.live(),
+      () => owner.live(),
       () => undefined
     )
   }
