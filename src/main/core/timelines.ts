@@ -6,7 +6,7 @@ import { compareIds } from '../../shared/conversation-id'
 import type { TimelineService } from './ports'
 
 export const PAGE_SIZE = 50
-/** The service's largest page (service-api.md §10), used when catching up. */
+/** The service's largest page (docs/protocol.md §10), used when catching up. */
 const CATCH_UP_PAGE = 100
 
 interface Timeline {
