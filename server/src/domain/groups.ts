@@ -3,33 +3,12 @@ import type { Core } from '../core.js'
 import { notFound } from '../http/errors.js'
 import { toId } from '../http/validation.js'
 import type { Account } from './accounts.js'
+import type { GroupRow } from './group-row.js'
 import { Memberships, type Member, type MembershipRow } from './memberships.js'
 import { Messages, type Attachment } from './messages.js'
 import { randomAlnum } from './secrets.js'
 
 /** Groups: creation, visibility, listing and the §15.2 shape. */
-
-export interface GroupRow {
-  id: number
-  name: string
-  description: string
-  image_url: string | null
-  type: 'private' | 'closed' | 'announcement'
-  creator_user_id: number
-  share_token: string | null
-  office_mode: number
-  requires_approval: number
-  show_join_question: number
-  join_question_text: string
-  like_icon: string | null
-  visibility: string
-  message_deletion_mode: string
-  theme_name: string | null
-  created_at: number
-  updated_at: number
-  /** Set by G7; a destroyed group is invisible everywhere. */
-  destroyed_at: number | null
-}
 
 export interface GroupJson {
   id: string

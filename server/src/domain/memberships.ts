@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Core } from '../core.js'
 import type { Account } from './accounts.js'
-import type { GroupRow } from './groups.js'
+import type { GroupRow } from './group-row.js'
 
 /**
  * Memberships: one row per (group, user) for its whole history (§7 membership states). Roles:
