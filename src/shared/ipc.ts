@@ -56,6 +56,11 @@ export type EventName = keyof EventContract
 export type InvokeRequest<C extends InvokeChannel> = InvokeContract[C]['req']
 export type InvokeResponse<C extends InvokeChannel> = InvokeContract[C]['res']
 
+/** Main's side of the contract, one handler per channel: a channel without one is a compile error. */
+export type InvokeHandlers = {
+  [C in InvokeChannel]: (request: InvokeRequest<C>) => Promise<InvokeResponse<C>>
+}
+
 export const ERROR_CODES = [
   'UNAUTHENTICATED',
   'FORBIDDEN',

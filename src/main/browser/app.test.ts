@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { InvokeHandlers } from '../../shared/ipc'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
-import type { InvokeHandlers } from '../ipc/handlers'
 import { startBrowserApp, type BrowserApp } from './app'
 
 let workDir: string

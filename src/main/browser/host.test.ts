@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
-import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../shared/ipc'
+import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '../../shared/ipc'
 import { EventQueue } from '../ipc/event-queue'
-import type { InvokeHandlers } from '../ipc/handlers'
 import { startBrowserHost, type BrowserHost } from './host'
 
 let workDir: string

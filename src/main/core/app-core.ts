@@ -2,7 +2,7 @@
 // browser mode (`src/main/browser/`) each build one of these and carry its handlers and events
 // to the renderer over their own transport.
 import type { Conversation, ConversationId, Me, Message, PushStatus } from '../../shared/domain'
-import type { InvokeHandlers } from '../ipc/handlers'
+import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
 import { notificationFor, shouldNotify } from './notify-policy'

@@ -1,8 +1,7 @@
 // The one path every renderer call takes, whichever transport carried it: check the channel,
 // parse the payload, run the handler, and turn any failure into a value the renderer can show.
-import { isInvokeChannel, type IpcError, type IpcResult } from '../../shared/ipc'
+import { isInvokeChannel, type InvokeHandlers, type IpcError, type IpcResult } from '../../shared/ipc'
 import { toIpcError } from '../core/failures'
-import type { InvokeHandlers } from './handlers'
 import { requestSchemas } from './request-schemas'
 
 export type Dispatch = (channel: unknown, payload: unknown) => Promise<IpcResult<unknown>>
