@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { decodePushData } from '../push/push-events'
 import { directMessageEnvelope, unixSeconds, wireChat, wireGroup, wireMessage, wireTokenResult } from './decoders'
 import { chatToConversation, groupToConversation, toMessage } from './to-domain'
 
@@ -99,19 +98,5 @@ describe('domain mapping', () => {
       messages: { count: 0, last_message_id: null, last_message_created_at: null, preview: { nickname: null, text: null, image_url: null, attachments: [] } }
     })
     expect(groupToConversation(group)).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null })
-  })
-})
-
-describe('push data', () => {
-  it('reads the idle long-polling ping and unknown types without failing', () => {
-    expect(decodePushData({ ping: true })).toEqual({ ok: true, event: { type: 'ping' } })
-    expect(decodePushData({ type: 'read_receipt.create', subject: {} })).toEqual({ ok: true, event: { type: 'unknown', rawType: 'read_receipt.create' } })
-  })
-
-  it('reports a known type whose payload is unusable', () => {
-    expect(decodePushData({ type: 'line.create', subject: { text: 'no id' } }).ok).toBe(false)
-    expect(decodePushData({ type: 'typing', started: 1 }).ok).toBe(false)
-    expect(decodePushData({ type: 'favorite', subject: { reactions: [] } }).ok).toBe(false)
-    expect(decodePushData('garbage').ok).toBe(false)
   })
 })

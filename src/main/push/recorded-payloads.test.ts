@@ -1,12 +1,14 @@
 // Every recorded payload of a kind the client decodes must pass the matching decoder: the real
 // service's shapes (numeric ids, string timestamps, nulls, extra keys) are what we must survive.
+// It covers REST and push decoders alike, so it lives in push/, which may import api/ (not the
+// other way round).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { RECORDED, type RecordedKind } from '../../../tests/fixtures/recorded/manifest'
-import { decodePushData } from '../push/push-events'
+import { decodePushData } from './push-events'
 import {
   directMessageEnvelope,
   groupMessageEnvelope,
@@ -20,8 +22,8 @@ import {
   wireTokenResult,
   wireVerification,
   wireAttachment
-} from './decoders'
-import { chatToConversation, groupToConversation, selfUserToMe, toAttachment, toMessage, tokenResultToMe } from './to-domain'
+} from '../api/decoders'
+import { chatToConversation, groupToConversation, selfUserToMe, toAttachment, toMessage, tokenResultToMe } from '../api/to-domain'
 
 const folder = fileURLToPath(new URL('../../../tests/fixtures/recorded', import.meta.url))
 
