@@ -15,10 +15,10 @@ import {
   wireMessage,
   wireTokenResult,
   wireVerification
-} from '../../src/main/api/decoders.js'
-import { decodePushData } from '../../src/main/push/push-events.js'
-import { loadRouteTable, routeKey } from './fuzz/routes.js'
-import { Inbox, pushClient, subscribe, startTestService, type Json, type TestService, type TestUser } from './support.js'
+} from '../../src/main/api/decoders'
+import { decodePushData } from '../../src/main/push/push-events'
+import { loadRouteTable, routeKey } from '../../server/test/fuzz/routes'
+import { Inbox, pushClient, subscribe, startTestService, type Json, type TestService, type TestUser } from '../../server/test/support'
 
 /**
  * The service's own answers against (1) the desktop client's decoders and (2) the recordings of
