@@ -1,4 +1,11 @@
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { applyMigrations } from '../src/db/migrate.js'
+import { migrations } from '../src/db/migrations/index.js'
+import { hashPassword } from '../src/domain/secrets.js'
 import { startTestService, type TestService, type TestUser } from './support.js'
 
 let service: TestService
@@ -126,6 +133,86 @@ describe('L1 login (§3.1)', () => {
     expect((await login(other)).status).toBe(202)
     await service.advanceClock(15 * 60 + 1)
     expect((await login(user)).status).toBe(202)
+  })
+
+  it('holds under concurrency: of 200 simultaneous wrong passwords at most 10 are 401, the rest 429, and then the right password is 429 (§18.28)', async () => {
+    const user = await service.createUser()
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => login(user, { password: `wrong-${i}` })))
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10)
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([])
+    expect((await login(user)).status).toBe(429)
+  })
+
+  it('counts the right password checked alongside wrong ones as no failure', async () => {
+    const user = await service.createUser()
+    const answers = await Promise.all([
+      ...Array.from({ length: 9 }, (_, i) => login(user, { password: `wrong-${i}` })),
+      login(user, { device_id: 'dev-concurrent' })
+    ])
+    expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(9).fill(401), 202])
+    expect((await login(user, { password: 'wrong-9' })).status).toBe(401)
+    expect((await login(user)).status).toBe(429)
+  })
+
+  it('counts per username as sent, ASCII case-insensitive: an unknown username reaches 429 the same way', async () => {
+    const unknown = { email: `Nobody.${Date.now()}@Example.test`, password: 'whatever' } as TestUser
+    for (let i = 0; i < 10; i++) {
+      const variant = { ...unknown, email: i % 2 === 0 ? unknown.email.toUpperCase() : unknown.email.toLowerCase() }
+      expect((await login(variant, { password: `wrong-${i}` })).status).toBe(401)
+    }
+    const limited = await login(unknown)
+    expect(limited.status).toBe(429)
+    expect(limited.body).toEqual({ response: null, meta: { code: 429, errors: expect.any(Array) } })
+
+    const crowd = { ...unknown, email: `crowd.${Date.now()}@example.test` }
+    const statuses = (await Promise.all(Array.from({ length: 50 }, () => login(crowd)))).map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10)
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([])
+    expect((await login(crowd)).status).toBe(429)
+    // Non-ASCII letters are not folded: a username that differs in one of them is another username.
+    expect((await login({ ...crowd, email: crowd.email.replace('crowd', 'crówd') })).status).toBe(401)
+  })
+
+  it('limits an account whatever spelling of it the failures used', async () => {
+    const user = await service.createUser()
+    const spellings = [user.email.toUpperCase(), user.phoneNumber, user.phoneNumber.replace(' ', ''), user.email]
+    for (let i = 0; i < 10; i++) {
+      expect((await login({ ...user, email: spellings[i % spellings.length] ?? user.email }, { password: `wrong-${i}` })).status).toBe(401)
+    }
+    for (const spelling of spellings) expect((await login({ ...user, email: spelling })).status).toBe(429)
+  })
+})
+
+describe('failures recorded before they were counted per username', () => {
+  it('still count for their account after the migration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'service-login-'))
+    const path = join(dir, 'old.db')
+    try {
+      const old = new Database(path)
+      applyMigrations(old, migrations.filter((migration) => !migration.id.startsWith('login-')))
+      const now = Math.floor(Date.now() / 1000)
+      const { id } = old
+        .prepare<[string, number, number], { id: number }>(
+          `INSERT INTO users (name, email, email_key, phone_number, phone_digits, password_hash, share_token, created_at, updated_at)
+           VALUES ('Old', 'old@example.test', 'old@example.test', '+1 5550009999', '15550009999', ?, 'abcdefgh', ?, ?) RETURNING id`
+        )
+        .get(await hashPassword('right password'), now, now) as { id: number }
+      for (let i = 0; i < 10; i++) old.prepare('INSERT INTO login_failures (user_id, at) VALUES (?, ?)').run(id, now)
+      old.close()
+
+      const restarted = await startTestService({ db: path })
+      try {
+        const answer = await restarted.call('POST', '/v2/access_tokens', {
+          body: { app_id: 'a', grant_type: 'password', username: 'OLD@example.test', password: 'right password' }
+        })
+        expect(answer.status).toBe(429)
+      } finally {
+        await restarted.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -64,6 +64,26 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected)
 }
 
+/**
+ * A hash of a random password nobody knows, made with the same parameters as every real one, so
+ * that checking a password against it costs exactly what checking a real one does.
+ */
+let dummyHash: Promise<string> | null = null
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomHex(32))
+  return dummyHash
+}
+
+/**
+ * Checks a password against a stored hash, or against the dummy hash when there is none (an
+ * unknown username, §18.28): the same KDF runs either way, so how long a refusal takes does not
+ * tell whether the account exists. Without a stored hash the answer is always false.
+ */
+export async function checkPassword(password: string, stored: string | null): Promise<boolean> {
+  const matches = await verifyPassword(password, stored ?? (await dummyPasswordHash()))
+  return stored !== null && matches
+}
+
 /** Constant-time comparison of two secrets given in the clear (share tokens), via their digests. */
 export function constantTimeEqual(candidate: string, secret: string): boolean {
   return matchesHash(candidate, sha256(secret))

@@ -1,6 +1,7 @@
 import type { Migration } from '../migrate.js'
 import { coreMigrations } from './core.js'
 import { groupsMigrations } from './groups.js'
+import { loginMigrations } from './login.js'
 import { messageMigrations } from './messages.js'
 import { pollMigrations } from './polls.js'
 import { reactionMigrations } from './reactions.js'
@@ -16,5 +17,6 @@ export const migrations: readonly Migration[] = [
   ...messageMigrations,
   ...reactionMigrations,
   ...pollMigrations,
-  ...relationshipMigrations
+  ...relationshipMigrations,
+  ...loginMigrations
 ]
