@@ -13,7 +13,7 @@ import { Groups, type VisibleGroup } from './groups.js'
 import { Images } from './images.js'
 import { Memberships, type MembershipRow } from './memberships.js'
 import { anchorKey, MessageIds } from './message-ids.js'
-import { Reactions, type ReactionEntry } from './reactions.js'
+import { MessageReactions, type ReactionEntry } from './message-reactions.js'
 import { randomHex } from './secrets.js'
 
 /**
@@ -464,7 +464,7 @@ export class Messages {
     const at = this.#core.clock.nowMicros()
     this.#core.transaction(() => {
       this.#delete.run({ id: row.id, at, actor })
-      this.#core.use(Reactions).clear(row.id)
+      this.#core.use(MessageReactions).clear(row.id)
     })
     const tombstone = this.shape(this.#reload(row.id))
     this.#core.push.toChannel(this.channelOf(scope), { type: 'message.deleted', alert: '', subject: tombstone })
@@ -512,7 +512,7 @@ export class Messages {
   /** §15.1. Deleted messages come back as their tombstone (§10). */
   shape(row: MessageRow): MessageJson {
     const deleted = row.deleted_at_us !== null
-    const { reactions, favorited_by } = deleted ? { reactions: [], favorited_by: [] } : this.#core.use(Reactions).of(row.id)
+    const { reactions, favorited_by } = deleted ? { reactions: [], favorited_by: [] } : this.#core.use(MessageReactions).of(row.id)
     const attachments = deleted ? [] : (JSON.parse(row.attachments) as Attachment[])
     const image = attachments.find((a) => a.type === 'image')
     const location = attachments.find((a) => a.type === 'location')
