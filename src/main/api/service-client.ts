@@ -7,8 +7,12 @@ import { ApiError, ServiceUnreachableError } from './api-error'
 import { failureBody } from './decoders'
 import type { ServiceConfig } from './service-config'
 
-/** Which configured address a path is appended to (§1). `base` is `{base_url}`. */
-export type ServiceHost = 'base' | 'v2' | 'v4' | 'image'
+/**
+ * Which configured address a path is appended to (§1). `base` is `{base_url}`. The app calls no
+ * v4 or image-service operation yet; their addresses are configured and join this list with the
+ * first call that needs them.
+ */
+export type ServiceHost = 'base' | 'v2'
 
 export type QueryValue = string | number | boolean | null | undefined
 
@@ -145,9 +149,7 @@ export class ServiceClient {
   #urlFor(spec: CallSpec<unknown>): string {
     const hosts: Record<ServiceHost, string> = {
       base: this.#config.baseUrl,
-      v2: this.#config.v2Url,
-      v4: this.#config.v4Url,
-      image: this.#config.imageServiceUrl
+      v2: this.#config.v2Url
     }
     const base = hosts[spec.host].replace(/\/+$/, '')
     const query = new URLSearchParams()
@@ -179,7 +181,7 @@ function isStaleConnection(error: unknown): boolean {
 
 /**
  * §2.4: every `{base_url}` answer is enveloped except `/verifications/*`, which is a bare path
- * under `{base_url}`; v2, v4 and the image service are always bare.
+ * under `{base_url}`; v2 (like v4 and the image service) is always bare.
  */
 function isEnveloped(spec: CallSpec<unknown>): boolean {
   return spec.host === 'base' && !spec.path.startsWith('/verifications/')

@@ -44,18 +44,6 @@ export function signIn(client: ServiceClient, request: SignInRequest): Promise<S
   })
 }
 
-/** V1: the challenge's current state (`verified` once the SMS pin or the text route succeeded). */
-export function getVerification(client: ServiceClient, mfaId: string): Promise<WireVerification> {
-  return client.call({
-    operation: 'V1 show verification',
-    method: 'GET',
-    host: 'base',
-    path: path`/verifications/${mfaId}`,
-    schema: verificationEnvelope.transform((value) => value.verification),
-    authenticated: false
-  })
-}
-
 /** V2: texts a fresh 6-digit pin to the account's phone. `hint` is the phone's last digits. */
 export function sendSmsCode(client: ServiceClient, mfaId: string): Promise<{ hint: string | null }> {
   return client.call({
