@@ -11,6 +11,7 @@ import { EventQueue } from './ipc/event-queue'
 import { isAppUrl, type AppLocation } from './desktop/app-url'
 import { createConsoleLog } from './log/console-log'
 import { contentSecurityPolicy, originOf } from './hosting/content-security-policy'
+import { remoteDebuggingSwitch } from './desktop/debugging-switches'
 import { registerIpc } from './desktop/ipc'
 import { ElectronNotifier } from './desktop/notifier'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
@@ -24,9 +25,14 @@ const log = createConsoleLog('main')
 /** electron-store's name for the settings file: `settings.json` in the user data folder. */
 const SETTINGS_STORE = 'settings'
 
-// Before anything else: every renderer is sandboxed, and a second launch only wakes the first.
+// Before anything else: a packaged app will not be driven over remote debugging, every renderer
+// is sandboxed, and a second launch only wakes the first.
+const debuggingSwitch = app.isPackaged ? remoteDebuggingSwitch((name) => app.commandLine.hasSwitch(name)) : null
 app.enableSandbox()
-if (app.requestSingleInstanceLock()) {
+if (debuggingSwitch !== null) {
+  log.error(`refusing to start with --${debuggingSwitch}: it would let another program control Parley`)
+  app.exit(1)
+} else if (app.requestSingleInstanceLock()) {
   main().catch((error: unknown) => {
     const settingsFile = join(app.getPath('userData'), `${SETTINGS_STORE}.json`)
     const host = {
