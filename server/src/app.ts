@@ -8,6 +8,7 @@ import { MetaStore, openDatabase } from './db/connection.js'
 import { PushAccess } from './domain/push-access.js'
 import { registerBodyParsers } from './http/body.js'
 import { registerCors } from './http/cors.js'
+import { registerDevGuard } from './http/dev-guard.js'
 import { frameworkErrors, registerFailureHandlers } from './http/failures.js'
 import { createRoutes } from './http/router.js'
 import { PushGateway } from './push/gateway.js'
@@ -70,6 +71,7 @@ export async function buildService(config: Config): Promise<Service> {
   registerBodyParsers(app)
   registerFailureHandlers(app)
   registerCors(app)
+  if (config.dev) registerDevGuard(app, config.host)
   registerRoutes(createRoutes(app, core), core)
   await app.ready()
 

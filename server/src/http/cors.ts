@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import { isDevPath } from './dev-guard.js'
 
-/** §2.7 and §18.1: every response allows any origin; OPTIONS on any path, known or not, → 204. */
+/**
+ * §2.7 and §18.1: every response allows any origin; OPTIONS on any path, known or not, → 204.
+ * Except on `/dev/*` (§18.29): no CORS header at all there, so no web page may read a dev answer.
+ */
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
@@ -8,15 +12,15 @@ export const CORS_HEADERS = {
 } as const
 
 export function registerCors(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('access-control-allow-origin', '*')
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!isDevPath(request.url)) reply.header('access-control-allow-origin', '*')
     return payload
   })
   for (const url of ['/', '/*']) {
     app.route({
       method: 'OPTIONS',
       url,
-      handler: async (_request, reply) => reply.code(204).headers(CORS_HEADERS).send()
+      handler: async (request, reply) => (isDevPath(request.url) ? reply.code(204).send() : reply.code(204).headers(CORS_HEADERS).send())
     })
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isDevPath } from './dev-guard.js'
 import { HttpError } from './errors.js'
 import { failureBody, JSON_CONTENT_TYPE } from './replies.js'
 
@@ -45,9 +46,10 @@ export function registerFailureHandlers(app: FastifyInstance): void {
  * and the CORS header instead of fastify's own `{error, code, message}`.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No CORS header under /dev (§18.29).
+  if (!isDevPath(request.url)) void reply.header('access-control-allow-origin', '*')
   void reply
     .code(404)
-    .header('access-control-allow-origin', '*')
     .type(JSON_CONTENT_TYPE)
     .send(JSON.stringify(failureBody(404, [`No operation ${request.method} at this path (${error.code})`])))
 }

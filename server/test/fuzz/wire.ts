@@ -17,6 +17,8 @@ export interface RawRequest {
 }
 
 export interface RawResponse {
+  /** The path the request was sent to, query included. */
+  path: string
   status: number
   headers: IncomingHttpHeaders
   text: string
@@ -51,7 +53,7 @@ export function send(origin: string, req: RawRequest, timeoutMs = 15_000): Promi
           } catch {
             json = undefined
           }
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json })
+          resolve({ path: req.path, status: response.statusCode ?? 0, headers: response.headers, text, json })
         })
       }
     )
@@ -94,13 +96,23 @@ export interface Expectations {
   status?: readonly number[]
 }
 
+/** What is wrong with a response's CORS headers: `*` everywhere (§2.7), none at all under `/dev` (§18.29). */
+export function corsProblem(response: RawResponse): string | null {
+  if (/^\/dev(\/|\?|$)/.test(response.path)) {
+    const cors = Object.keys(response.headers).filter((name) => name.startsWith('access-control-allow-'))
+    return cors.length === 0 ? null : `CORS headers under /dev: ${cors.join(', ')}`
+  }
+  return response.headers['access-control-allow-origin'] === '*' ? null : 'no Access-Control-Allow-Origin: *'
+}
+
 /** Everything wrong with a response under §2.4 and §2.7, as readable lines. */
 export function responseProblems(response: RawResponse, expect: Expectations): string[] {
   const problems: string[] = []
   const { status } = response
   if (status >= 500) problems.push(`status ${status}`)
   if (expect.status !== undefined && !expect.status.includes(status)) problems.push(`status ${status}, expected ${expect.status.join(' or ')}`)
-  if (response.headers['access-control-allow-origin'] !== '*') problems.push('no Access-Control-Allow-Origin: *')
+  const cors = corsProblem(response)
+  if (cors !== null) problems.push(cors)
 
   if (status === 204 || status === 304) {
     if (response.text !== '') problems.push(`${status} with a body`)
