@@ -47,7 +47,19 @@ async function main(): Promise<void> {
       ...(values.dev === true ? { onSms: (to: string, text: string) => console.log(`sms to ${to}: ${text}`) } : {}),
       ...(values.seed === 'demo' ? { seed: 'demo' as const } : {})
     })
-    console.log(`listening on ${service.origin}`)
+    const stop = (): void => {
+      service.close().then(
+        () => process.exit(0),
+        () => process.exit(1)
+      )
+    }
+    // Before anything is printed: a tool that stops the service as soon as it reads the banner
+    // gets a clean exit.
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    // Where to connect from this machine; generated URLs use the public origin when one is set (§18.26).
+    console.log(`listening on ${service.boundOrigin}`)
+    if (service.origin !== service.boundOrigin) console.log(`public origin: ${service.origin}`)
     console.log(`attestation secret: ${service.attestationSecret}`)
     if (service.demoAccounts.length > 0) {
       console.log('demo accounts (e-mail / phone / password):')
@@ -55,14 +67,6 @@ async function main(): Promise<void> {
         console.log(`  ${account.name}: ${account.email} / ${account.phoneNumber} / ${account.password}`)
       }
     }
-    const stop = (): void => {
-      service.close().then(
-        () => process.exit(0),
-        () => process.exit(1)
-      )
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`error: ${error.message}`)

@@ -1,5 +1,6 @@
 // `npm run service` as a developer runs it: what it prints, and how it refuses bad settings.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -40,6 +41,17 @@ function startCli(args: string[], env: Record<string, string> = {}): { child: Ch
   }
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
 function exitCode(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', resolve))
 }
@@ -50,6 +62,7 @@ describe('the service command line', () => {
     const origin = (await cli.waitForLine(/^listening on /)).replace('listening on ', '')
     expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     await cli.waitForLine(/^attestation secret: local-dev-attestation$/)
+    expect(cli.lines.filter((line) => line.startsWith('public origin'))).toEqual([])
     const ada = await cli.waitForLine(/ada@demo\.test/)
     const [, email, phone, password] = /: (\S+) \/ (.+?) \/ (\S+)$/.exec(ada) ?? []
 
@@ -67,6 +80,36 @@ describe('the service command line', () => {
     })
     expect(await cli.waitForLine(/^sms to /)).toMatch(new RegExp(`^sms to \\${phone}: Your verification code is \\d{6}$`))
 
+    cli.child.kill('SIGTERM')
+    expect(await exitCode(cli.child)).toBe(0)
+  })
+
+  it('names the bound origin in `listening on`, and a different public origin on a line of its own (§18.26)', async () => {
+    const cli = startCli(['--dev', '--port', '0'], { SERVICE_PUBLIC_ORIGIN: 'https://chat.example.test/' })
+    const listening = await cli.waitForLine(/^listening on /)
+    const bound = listening.replace('listening on ', '')
+    expect(bound).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    await cli.waitForLine(/^attestation secret: /)
+    expect(cli.lines.filter((line) => line.startsWith('public origin'))).toEqual(['public origin: https://chat.example.test'])
+    expect(cli.lines.indexOf('public origin: https://chat.example.test')).toBe(cli.lines.indexOf(listening) + 1)
+    // The printed origin is where the service answers; the URLs it makes use the public one.
+    const created = await fetch(`${bound}/dev/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Cli', email: 'cli@example.test', phone_number: '+1 5550101010', password: 'pw' })
+    })
+    expect(created.status).toBe(201)
+    expect(((await created.json()) as { user: { share_url: string } }).user.share_url).toMatch(/^https:\/\/chat\.example\.test\//)
+    cli.child.kill('SIGTERM')
+    expect(await exitCode(cli.child)).toBe(0)
+  })
+
+  it('prints no public origin when it equals the bound one', async () => {
+    const port = await freePort()
+    const cli = startCli(['--dev', '--port', String(port)], { SERVICE_PUBLIC_ORIGIN: `http://127.0.0.1:${port}` })
+    expect(await cli.waitForLine(/^listening on /)).toBe(`listening on http://127.0.0.1:${port}`)
+    await cli.waitForLine(/^attestation secret: /)
+    expect(cli.lines.filter((line) => line.startsWith('public origin'))).toEqual([])
     cli.child.kill('SIGTERM')
     expect(await exitCode(cli.child)).toBe(0)
   })
