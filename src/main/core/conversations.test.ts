@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest'
+import type { Conversation, ConversationId, Message } from '../../shared/domain'
+import { MemoryPreferences } from '../../../tests/support/memory-platform'
+import { Conversations, UNREAD_COUNT_CAP } from './conversations'
+import { MemoryService } from './testing/memory-service'
+
+const ME = { id: '1', name: 'Ada' }
+const GROUP = '42'
+const CHAT = '1+2'
+
+function conversationsOver(service: MemoryService, preferences = new MemoryPreferences()) {
+  const announced: Conversation[][] = []
+  const conversations = new Conversations({ service, preferences, changed: (list) => void announced.push(list) })
+  return { conversations, preferences, announced }
+}
+
+function serviceWith(...conversationIds: ConversationId[]): MemoryService {
+  const service = new MemoryService(ME)
+  for (const id of conversationIds) service.addConversation(id)
+  return service
+}
+
+/** Preferences of a device this account has used before, having read each conversation up to the given id. */
+function seenBefore(lastRead: Record<ConversationId, string>, accountId = ME.id): MemoryPreferences {
+  const preferences = new MemoryPreferences()
+  preferences.set('lastRead', { [accountId]: lastRead })
+  return preferences
+}
+
+const unread = (list: Conversation[]): Record<ConversationId, number> =>
+  Object.fromEntries(list.map((conversation) => [conversation.id, conversation.unreadCount]))
+
+describe('Conversations', () => {
+  it('lists the newest activity first, and of two equally recent the one with the newer id', async () => {
+    const service = new MemoryService(ME)
+    for (const id of ['10', '11', '12', '13']) service.addConversation(id)
+    service.addConversation('20', { createdAt: 50 })
+    service.addConversation('30', { createdAt: 50 })
+    service.write('10', { senderId: '2', at: 100 })
+    service.write('11', { senderId: '2', at: 200 })
+    service.write('13', { senderId: '2', at: 150 })
+    service.write('12', { senderId: '2', at: 150 })
+    const { conversations } = conversationsOver(service)
+
+    const listed = await conversations.refresh(ME.id)
+    expect(listed.map((conversation) => conversation.id)).toEqual(['11', '12', '13', '10', '30', '20'])
+    expect(conversations.list()).toEqual(listed)
+  })
+
+  it('counts nothing as unread on the first sign-in on this device, and remembers where each conversation stood', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    service.writeMany(GROUP, 3, '2')
+    const chatMessages = service.writeMany(CHAT, 2, '2')
+    const { conversations, preferences } = conversationsOver(service)
+
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 0, [CHAT]: 0 })
+    expect(preferences.get('lastRead')).toEqual({
+      [ME.id]: { [GROUP]: service.messagesIn(GROUP).at(-1)?.id, [CHAT]: chatMessages.at(-1)?.id }
+    })
+    expect(service.callsOf('messagesAfter')).toEqual([])
+  })
+
+  it('counts what others wrote since the user last looked, leaving out their own, system and deleted messages', async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    service.writeMany(GROUP, 2, '2')
+    service.write(GROUP, { senderId: ME.id })
+    service.write(GROUP, { senderId: 'system', system: true })
+    service.write(GROUP, { senderId: '3', deleted: true })
+    service.write(GROUP, { senderId: '3' })
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '' }))
+
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 3 })
+  })
+
+  it('asks nothing more of a conversation read up to its newest message', async () => {
+    const service = serviceWith(GROUP)
+    const messages = service.writeMany(GROUP, 2, '2')
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: messages[1]?.id ?? '' }))
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 0 })
+    expect(service.callsOf('messagesAfter')).toEqual([])
+  })
+
+  it('counts a new direct chat as unread in full, but takes a group the user was just added to as read', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    service.writeMany(GROUP, 3, '2')
+    service.writeMany(CHAT, 2, '2')
+    const { conversations, preferences } = conversationsOver(service, seenBefore({}))
+
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 0, [CHAT]: 2 })
+    expect(preferences.get('lastRead')?.[ME.id]).toEqual({ [GROUP]: service.messagesIn(GROUP).at(-1)?.id })
+  })
+
+  it('takes a first look that found no conversations as a look, so what arrives afterwards is news', async () => {
+    const service = new MemoryService(ME)
+    const { conversations, preferences } = conversationsOver(service)
+    expect(await conversations.refresh(ME.id)).toEqual([])
+    expect(preferences.get('lastRead')).toEqual({ [ME.id]: {} })
+
+    service.addConversation(CHAT)
+    service.writeMany(CHAT, 2, '2')
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [CHAT]: 2 })
+  })
+
+  it(`stops counting at ${UNREAD_COUNT_CAP}, rather than asking for more`, async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    service.writeMany(GROUP, UNREAD_COUNT_CAP + 50, '2')
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '' }))
+
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: UNREAD_COUNT_CAP })
+    expect(service.callsOf('messagesAfter')).toEqual([[GROUP, read?.id, UNREAD_COUNT_CAP]])
+
+    conversations.record(service.write(GROUP, { senderId: '2' }), { read: false })
+    expect(conversations.get(GROUP)?.unreadCount).toBe(UNREAD_COUNT_CAP)
+  })
+
+  it('keeps what each account has read apart', async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    service.writeMany(GROUP, 2, '2')
+    const preferences = seenBefore({ [GROUP]: read?.id ?? '' }, 'someone-else')
+    const { conversations } = conversationsOver(service, preferences)
+
+    // This account's first sign-in here, though another account has used the device.
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 0 })
+    expect(preferences.get('lastRead')).toEqual({
+      'someone-else': { [GROUP]: read?.id },
+      [ME.id]: { [GROUP]: service.messagesIn(GROUP).at(-1)?.id }
+    })
+  })
+
+  it('records an arriving message as the conversation’s last, counting it unread when someone else wrote it', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    service.writeMany(GROUP, 1, '2')
+    const { conversations, announced } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    announced.length = 0
+
+    service.now = 1_800_000_000
+    const arrived = service.write(GROUP, { senderId: '2', text: 'news' })
+    expect(conversations.record(arrived, { read: false })).toBe(true)
+    expect(conversations.get(GROUP)).toMatchObject({
+      lastMessageId: arrived.id,
+      lastActivityAt: arrived.createdAt,
+      preview: { senderName: arrived.senderName, text: 'news', hasAttachments: false },
+      unreadCount: 1
+    })
+    expect(conversations.list()[0]?.id).toBe(GROUP)
+    expect(announced).toEqual([conversations.list()])
+  })
+
+  it('records a message only once, and never one older than the conversation’s last', async () => {
+    const service = serviceWith(GROUP)
+    const [older] = service.writeMany(GROUP, 1, '2')
+    const { conversations, announced } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    const arrived = service.write(GROUP, { senderId: '2' })
+    conversations.record(arrived, { read: false })
+    announced.length = 0
+
+    expect(conversations.record(arrived, { read: false })).toBe(false)
+    expect(conversations.record(older as Message, { read: false })).toBe(false)
+    expect(conversations.get(GROUP)?.unreadCount).toBe(1)
+    expect(announced).toEqual([])
+  })
+
+  it('does not record a message of a conversation not in the list', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, announced } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+    service.addConversation(CHAT)
+    expect(conversations.record(service.write(CHAT, { senderId: '2' }), { read: false })).toBe(false)
+    expect(conversations.get(CHAT)).toBeUndefined()
+    expect(announced).toHaveLength(1)
+  })
+
+  it('does not count own, system or deleted messages as unread when they arrive', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    for (const writing of [{ senderId: ME.id }, { senderId: 'system', system: true }, { senderId: '2', deleted: true }]) {
+      expect(conversations.record(service.write(GROUP, writing), { read: false })).toBe(true)
+    }
+    expect(conversations.get(GROUP)?.unreadCount).toBe(0)
+  })
+
+  it('remembers a message that arrives while the user is looking as read, across a restart', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, preferences } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    const seen = service.write(GROUP, { senderId: '2' })
+    conversations.record(seen, { read: true })
+    expect(conversations.get(GROUP)?.unreadCount).toBe(0)
+    expect(preferences.get('lastRead')?.[ME.id]).toEqual({ [GROUP]: seen.id })
+
+    service.write(GROUP, { senderId: '2' })
+    const restarted = conversationsOver(service, preferences).conversations
+    expect(unread(await restarted.refresh(ME.id))).toEqual({ [GROUP]: 1 })
+  })
+
+  it('marks a conversation read up to its newest message, and it stays read after a restart', async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    const newer = service.writeMany(GROUP, 2, '2')
+    const { conversations, preferences, announced } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '' }))
+    await conversations.refresh(ME.id)
+    announced.length = 0
+
+    conversations.markRead(GROUP)
+    expect(conversations.get(GROUP)?.unreadCount).toBe(0)
+    expect(announced).toEqual([conversations.list()])
+    expect(preferences.get('lastRead')?.[ME.id]).toEqual({ [GROUP]: newer[1]?.id })
+
+    const restarted = conversationsOver(service, preferences).conversations
+    expect(unread(await restarted.refresh(ME.id))).toEqual({ [GROUP]: 0 })
+  })
+
+  it('says nothing when marking read a conversation with nothing unread, nor one it does not know', async () => {
+    const service = serviceWith(GROUP)
+    service.writeMany(GROUP, 1, '2')
+    const { conversations, announced } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+    announced.length = 0
+    conversations.markRead(GROUP)
+    conversations.markRead('unknown')
+    expect(announced).toEqual([])
+  })
+
+  it('announces the list after each refresh', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, announced } = conversationsOver(service)
+    const listed = await conversations.refresh(ME.id)
+    expect(announced).toEqual([listed])
+  })
+
+  it('lets only the latest refresh replace the list when an earlier one answers after it', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    const release = service.holdNext('listConversations')
+    const stale = conversations.refresh(ME.id)
+
+    service.addConversation(CHAT)
+    service.writeMany(CHAT, 1, '2')
+    await conversations.refresh(ME.id)
+    release()
+    expect((await stale).map((conversation) => conversation.id)).toEqual([CHAT, GROUP])
+    expect(conversations.get(CHAT)).toBeDefined()
+  })
+
+  it('keeps a message recorded while the list was being fetched', async () => {
+    const service = serviceWith(GROUP)
+    service.writeMany(GROUP, 1, '2')
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    const release = service.holdNext('listConversations')
+    const refreshing = conversations.refresh(ME.id)
+
+    const arrived = service.write(GROUP, { senderId: '2', text: 'meanwhile' })
+    conversations.record(arrived, { read: false })
+    release()
+    await refreshing
+    expect(conversations.get(GROUP)).toMatchObject({ lastMessageId: arrived.id, preview: { text: 'meanwhile' }, unreadCount: 1 })
+  })
+
+  it('forgets the list on clear and says so, and a refresh that was under way brings nothing back', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, announced } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+    const release = service.holdNext('listConversations')
+    const refreshing = conversations.refresh(ME.id)
+
+    conversations.clear()
+    expect(conversations.list()).toEqual([])
+    expect(announced.at(-1)).toEqual([])
+    release()
+    expect(await refreshing).toEqual([])
+    expect(conversations.get(GROUP)).toBeUndefined()
+  })
+
+  it('passes a failed refresh on and keeps the list it had', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, announced } = conversationsOver(service)
+    const listed = await conversations.refresh(ME.id)
+    service.failNext('listConversations', 'NETWORK')
+    await expect(conversations.refresh(ME.id)).rejects.toMatchObject({ code: 'NETWORK' })
+    expect(conversations.list()).toEqual(listed)
+    expect(announced).toHaveLength(1)
+  })
+})
