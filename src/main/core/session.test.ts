@@ -1,0 +1,424 @@
+import { describe, expect, it } from 'vitest'
+import type { Me, SessionState } from '../../shared/domain'
+import type { ErrorCode } from '../../shared/ipc'
+import { MemoryPreferences, MemoryVault } from '../../../tests/support/memory-platform'
+import type { Log } from '../log/log'
+import type { LoginOutcome, SessionService } from './ports'
+import { SESSION_ENDED_NOTICE, Session } from './session'
+import { failure } from './testing/memory-service'
+
+const ADA: Me = { id: '1', name: 'Ada', avatarUrl: null }
+const PASSWORD = 'correct horse'
+const PIN = '123456'
+
+type LoginRequest = Parameters<SessionService['login']>[0]
+type Operation = keyof SessionService
+
+/**
+ * One account on an in-memory service: it signs in with a token straight away, or (with
+ * `verifyDevice`) asks for an SMS code first, as the service does for a device it does not know.
+ */
+class MemoryAccount implements SessionService {
+  readonly logins: LoginRequest[] = []
+  readonly calls: Operation[] = []
+  readonly tokens = new Set<string>()
+  verifyDevice = false
+  /** The service asks for a verification again even after a verified code (it never should). */
+  verifyAgain = false
+  remainingAttempts = 5
+  /** The last digits of the phone the code is texted to, as the service tells them. */
+  smsHint: string | null = '89'
+  #verified = false
+  #issued = 0
+  readonly #failures = new Map<Operation, ErrorCode>()
+  readonly #currentToken: () => string | null
+
+  /** `currentToken` is the token the calls carry, as the connection reads it from its owner. */
+  constructor(currentToken: () => string | null) {
+    this.#currentToken = currentToken
+  }
+
+  failNext(operation: Operation, code: ErrorCode): void {
+    this.#failures.set(operation, code)
+  }
+
+  /** A token as a sign-in earlier would have issued it. */
+  issueToken(): string {
+    const token = `token-${(this.#issued += 1)}`
+    this.tokens.add(token)
+    return token
+  }
+
+  async login(request: LoginRequest): Promise<LoginOutcome> {
+    this.#call('login')
+    this.logins.push(request)
+    if (request.username !== 'ada' || request.password !== PASSWORD) throw failure('UNAUTHENTICATED')
+    if (request.verificationCode !== undefined) {
+      if (request.verificationCode !== 'mfa-1' || !this.#verified) throw failure('UNAUTHENTICATED')
+      if (this.verifyAgain) return { kind: 'verification', verificationId: 'mfa-2', smsHint: null }
+    } else if (this.verifyDevice) {
+      return { kind: 'verification', verificationId: 'mfa-1', smsHint: null }
+    }
+    return { kind: 'token', token: this.issueToken(), me: ADA }
+  }
+
+  async sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }> {
+    this.#call('sendSmsCode')
+    if (verificationId !== 'mfa-1') throw failure('NOT_FOUND')
+    return { smsHint: this.smsHint }
+  }
+
+  async confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }> {
+    this.#call('confirmCode')
+    if (verificationId !== 'mfa-1') throw failure('NOT_FOUND')
+    if (this.#verified) throw failure('VALIDATION')
+    if (code !== PIN || this.remainingAttempts === 0) {
+      this.remainingAttempts = Math.max(0, this.remainingAttempts - 1)
+      return { verified: false, remainingAttempts: this.remainingAttempts }
+    }
+    this.#verified = true
+    return { verified: true }
+  }
+
+  async me(): Promise<Me> {
+    this.#call('me')
+    if (!this.tokens.has(this.#currentToken() ?? '')) throw failure('UNAUTHENTICATED')
+    return ADA
+  }
+
+  async destroyToken(): Promise<void> {
+    this.#call('destroyToken')
+    if (!this.tokens.delete(this.#currentToken() ?? '')) throw failure('UNAUTHENTICATED')
+  }
+
+  #call(operation: Operation): void {
+    this.calls.push(operation)
+    const code = this.#failures.get(operation)
+    this.#failures.delete(operation)
+    if (code !== undefined) throw failure(code)
+  }
+}
+
+function recordingLog(): Log & { warnings: string[] } {
+  const warnings: string[] = []
+  return { warnings, info: () => undefined, warn: (message) => void warnings.push(message), error: () => undefined }
+}
+
+function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPreferences } = {}) {
+  const vault = platform.vault ?? new MemoryVault()
+  const preferences = platform.preferences ?? new MemoryPreferences()
+  const log = recordingLog()
+  const states: SessionState[] = []
+  const signedIn: Me[] = []
+  const ended: string[] = []
+  const service = new MemoryAccount((): string | null => session.token)
+  const session: Session = new Session({
+    service,
+    vault,
+    preferences,
+    log,
+    changed: (state) => void states.push(state),
+    signedIn: (me) => void signedIn.push(me),
+    signedOut: () => void ended.push(session.state.status)
+  })
+  return { session, service, vault, preferences, log, states, signedIn, ended }
+}
+
+/** A session already signed in, with what it announced on the way left out. */
+async function signedInSession(platform: Parameters<typeof sessionWith>[0] = {}) {
+  const parts = sessionWith(platform)
+  await parts.session.signIn('ada', PASSWORD)
+  parts.states.length = 0
+  parts.signedIn.length = 0
+  return parts
+}
+
+/** A session waiting on the verification screen. */
+async function verifyingSession() {
+  const parts = sessionWith()
+  parts.service.verifyDevice = true
+  await parts.session.signIn('ada', PASSWORD)
+  parts.states.length = 0
+  return parts
+}
+
+const signedOut = (notice: string | null): SessionState => ({ status: 'signedOut', notice })
+
+describe('Session: signing in', () => {
+  it('signs in at once when the service answers with a token, and keeps the token and the account', async () => {
+    const { session, vault, preferences, states, signedIn } = sessionWith()
+    expect(session.state).toEqual(signedOut(null))
+
+    expect(await session.signIn('ada', PASSWORD)).toEqual({ status: 'signedIn', me: ADA })
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+    expect(session.me).toEqual(ADA)
+    expect(session.token).toBe('token-1')
+    expect(vault.token).toBe('token-1')
+    expect(preferences.get('account')).toEqual(ADA)
+    expect(states).toEqual([{ status: 'signedIn', me: ADA }])
+    expect(signedIn).toEqual([ADA])
+  })
+
+  it('asks for a code when the service wants this device verified, counts down wrong codes, and signs in with the right one', async () => {
+    const { session, service, vault, states, signedIn } = sessionWith()
+    service.verifyDevice = true
+
+    expect(await session.signIn('ada', PASSWORD)).toEqual({ status: 'verificationRequired', challenge: { smsHint: null } })
+    expect(session.state).toEqual({ status: 'verifying', challenge: { smsHint: null } })
+    expect(session.token).toBeNull()
+    expect(vault.token).toBeNull()
+
+    expect(await session.sendCode()).toEqual({ smsHint: '89' })
+    expect(await session.confirmCode('000000')).toEqual({ status: 'wrongCode', remainingAttempts: 4 })
+    expect(await session.confirmCode('111111')).toEqual({ status: 'wrongCode', remainingAttempts: 3 })
+    expect(session.state.status).toBe('verifying')
+    expect(signedIn).toEqual([])
+
+    // Typed with stray spaces around it, as pasted from a text message.
+    expect(await session.confirmCode(` ${PIN} `)).toEqual({ status: 'signedIn', me: ADA })
+    expect(vault.token).toBe(session.token)
+    expect(signedIn).toEqual([ADA])
+    expect(states).toEqual([{ status: 'verifying', challenge: { smsHint: null } }, { status: 'signedIn', me: ADA }])
+    // The sign-in is repeated with the same credentials and device, carrying the verification.
+    const [first, second] = service.logins
+    expect(second).toEqual({ ...first, verificationCode: 'mfa-1' })
+  })
+
+  it('keeps the hint of where the code went when sending another gives none', async () => {
+    const { session, service } = await verifyingSession()
+    await session.sendCode()
+    service.smsHint = null
+    expect(await session.sendCode()).toEqual({ smsHint: '89' })
+  })
+
+  it('only repeats the sign-in when the code was accepted but the sign-in after it failed', async () => {
+    const { session, service } = await verifyingSession()
+    service.failNext('login', 'NETWORK')
+    await expect(session.confirmCode(PIN)).rejects.toMatchObject({ code: 'NETWORK' })
+    expect(session.state.status).toBe('verifying')
+
+    // The code is spent now; whatever is typed, only the sign-in goes again.
+    expect(await session.confirmCode('')).toEqual({ status: 'signedIn', me: ADA })
+    expect(service.calls.filter((operation) => operation === 'confirmCode')).toHaveLength(1)
+  })
+
+  it('says the username or password is wrong, and stays signed out', async () => {
+    const { session, vault, states } = sessionWith()
+    await expect(session.signIn('ada', 'wrong')).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'Wrong username or password.' })
+    expect(session.state).toEqual(signedOut(null))
+    expect(vault.token).toBeNull()
+    expect(states).toEqual([])
+  })
+
+  it('asks the user to wait after too many failed sign-ins', async () => {
+    const { session, service } = sessionWith()
+    service.failNext('login', 'RATE_LIMITED')
+    await expect(session.signIn('ada', PASSWORD)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many failed sign-ins. Wait 15 minutes and try again.'
+    })
+  })
+
+  it('passes any other sign-in failure on as the service connection worded it', async () => {
+    const { session, service } = sessionWith()
+    service.failNext('login', 'NETWORK')
+    await expect(session.signIn('ada', PASSWORD)).rejects.toEqual(failure('NETWORK'))
+    expect(session.state).toEqual(signedOut(null))
+  })
+
+  it('gives up when the service asks for another verification after a verified code', async () => {
+    const { session, service, signedIn } = await verifyingSession()
+    service.verifyAgain = true
+    await expect(session.confirmCode(PIN)).rejects.toMatchObject({ code: 'INTERNAL' })
+    expect(signedIn).toEqual([])
+  })
+
+  it('sends the same device id with every sign-in, generated once and kept', async () => {
+    const { session, service, preferences } = sessionWith()
+    await session.signIn('ada', PASSWORD)
+    await session.signOut()
+    await session.signIn('ada', PASSWORD)
+    const [first, second] = service.logins.map((login) => login.deviceId)
+    expect(first).toMatch(/^[0-9a-f-]{36}$/)
+    expect(second).toBe(first)
+    expect(preferences.get('deviceId')).toBe(first)
+  })
+
+  it('sends the device id this installation already has', async () => {
+    const preferences = new MemoryPreferences()
+    preferences.set('deviceId', 'device-7')
+    const { session, service } = sessionWith({ preferences })
+    await session.signIn('ada', PASSWORD)
+    expect(service.logins[0]?.deviceId).toBe('device-7')
+  })
+})
+
+describe('Session: a verification that cannot go on', () => {
+  it('says the sign-in has expired when the service no longer knows the verification, and goes back to sign-in', async () => {
+    for (const step of ['sendSmsCode', 'confirmCode'] as const) {
+      const { session, service, states } = await verifyingSession()
+      service.failNext(step, 'NOT_FOUND')
+      const attempt = step === 'sendSmsCode' ? session.sendCode() : session.confirmCode(PIN)
+      await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'This sign-in has expired. Please sign in again.' })
+      expect(states).toEqual([signedOut(null)])
+      await expect(session.confirmCode(PIN)).rejects.toMatchObject({
+        code: 'VALIDATION',
+        message: 'There is no sign-in waiting for a code. Please sign in again.'
+      })
+    }
+  })
+
+  it('says no more codes can be sent when the verification is spent', async () => {
+    const { session, service } = await verifyingSession()
+    service.failNext('sendSmsCode', 'VALIDATION')
+    await expect(session.sendCode()).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'No more codes can be sent for this sign-in. Go back and sign in again.'
+    })
+    expect(session.state.status).toBe('verifying')
+  })
+
+  it('says the code was already used when the service has verified it before', async () => {
+    const { session, service } = await verifyingSession()
+    service.failNext('confirmCode', 'VALIDATION')
+    await expect(session.confirmCode(PIN)).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: 'This code was already used. Go back and sign in again.'
+    })
+  })
+
+  it('passes an outage during verification on unchanged, and the screen stays', async () => {
+    const { session, service } = await verifyingSession()
+    service.failNext('sendSmsCode', 'NETWORK')
+    await expect(session.sendCode()).rejects.toEqual(failure('NETWORK'))
+    service.failNext('confirmCode', 'NETWORK')
+    await expect(session.confirmCode(PIN)).rejects.toEqual(failure('NETWORK'))
+    expect(await session.confirmCode(PIN)).toEqual({ status: 'signedIn', me: ADA })
+  })
+
+  it('forgets the pending sign-in, password and all, when the user goes back', async () => {
+    const { session, service, states } = await verifyingSession()
+    session.cancelVerification()
+    expect(states).toEqual([signedOut(null)])
+    await expect(session.sendCode()).rejects.toMatchObject({ code: 'VALIDATION' })
+    await expect(session.confirmCode(PIN)).rejects.toMatchObject({ code: 'VALIDATION' })
+    expect(service.calls).toEqual(['login'])
+  })
+})
+
+describe('Session: restoring the last run’s session', () => {
+  it('stays signed out, asking nothing, when no token was kept', async () => {
+    const { session, service, states } = sessionWith()
+    await session.restore()
+    expect(session.state).toEqual(signedOut(null))
+    expect(service.calls).toEqual([])
+    expect(states).toEqual([])
+  })
+
+  it('signs in as whoever the service says the kept token belongs to', async () => {
+    const vault = new MemoryVault()
+    const { session, service, preferences, states, signedIn } = sessionWith({ vault })
+    vault.token = service.issueToken()
+    await session.restore()
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+    expect(session.token).toBe(vault.token)
+    expect(preferences.get('account')).toEqual(ADA)
+    expect(states).toEqual([{ status: 'signedIn', me: ADA }])
+    expect(signedIn).toEqual([ADA])
+  })
+
+  it('carries on as the remembered account while the service is out of reach', async () => {
+    const vault = new MemoryVault()
+    const preferences = new MemoryPreferences()
+    preferences.set('account', ADA)
+    const { session, service, log, signedIn } = sessionWith({ vault, preferences })
+    vault.token = service.issueToken()
+    service.failNext('me', 'NETWORK')
+
+    await session.restore()
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+    expect(session.token).toBe(vault.token)
+    expect(vault.token).not.toBeNull()
+    expect(signedIn).toEqual([ADA])
+    expect(log.warnings).toEqual(['restored the session without reaching the service'])
+  })
+
+  it('goes back to sign-in, saying the session ended, when the service refuses the kept token', async () => {
+    const vault = new MemoryVault()
+    const preferences = new MemoryPreferences()
+    preferences.set('account', ADA)
+    const { session, states, signedIn } = sessionWith({ vault, preferences })
+    vault.token = 'revoked'
+
+    await session.restore()
+    expect(session.state).toEqual(signedOut(SESSION_ENDED_NOTICE))
+    expect(SESSION_ENDED_NOTICE).toBe('Your session has ended. Please sign in again.')
+    expect(session.token).toBeNull()
+    expect(vault.token).toBeNull()
+    expect(states).toEqual([signedOut(SESSION_ENDED_NOTICE)])
+    expect(signedIn).toEqual([])
+  })
+
+  it('asks the user to sign in when the service is out of reach and no account is remembered', async () => {
+    const vault = new MemoryVault()
+    const { session, service, signedIn } = sessionWith({ vault })
+    vault.token = service.issueToken()
+    service.failNext('me', 'NETWORK')
+
+    await session.restore()
+    expect(session.state).toEqual(signedOut('Could not reach the service to restore your session. Please sign in.'))
+    expect(session.token).toBeNull()
+    expect(signedIn).toEqual([])
+  })
+})
+
+describe('Session: signing out and expiry', () => {
+  it('signs out by revoking the token on the service and forgetting it here', async () => {
+    const { session, service, vault, states, ended } = await signedInSession()
+    await session.signOut()
+    expect(service.tokens.size).toBe(0)
+    expect(session.state).toEqual(signedOut(null))
+    expect(session.token).toBeNull()
+    expect(session.me).toBeNull()
+    expect(vault.token).toBeNull()
+    expect(states).toEqual([signedOut(null)])
+    // Those told of it see the session already ended.
+    expect(ended).toEqual(['signedOut'])
+  })
+
+  it('signs out here even when the service cannot be told', async () => {
+    const { session, service, vault, log, ended } = await signedInSession()
+    service.failNext('destroyToken', 'NETWORK')
+    await session.signOut()
+    expect(session.state).toEqual(signedOut(null))
+    expect(vault.token).toBeNull()
+    expect(ended).toHaveLength(1)
+    expect(log.warnings).toEqual(['could not destroy the token on the service'])
+  })
+
+  it('leaves a verification without asking the service, and tells no one a session ended', async () => {
+    const { session, service, ended } = await verifyingSession()
+    await session.signOut()
+    expect(session.state).toEqual(signedOut(null))
+    expect(service.calls).toEqual(['login'])
+    expect(ended).toEqual([])
+  })
+
+  it('ends the session with a notice when the service refuses the token', async () => {
+    const { session, vault, states, ended } = await signedInSession()
+    await session.expire()
+    expect(session.state).toEqual(signedOut(SESSION_ENDED_NOTICE))
+    expect(session.token).toBeNull()
+    expect(vault.token).toBeNull()
+    expect(states).toEqual([signedOut(SESSION_ENDED_NOTICE)])
+    expect(ended).toHaveLength(1)
+  })
+
+  it('ignores an expiry when no one is signed in', async () => {
+    const { session, states, ended } = sessionWith()
+    await session.expire()
+    expect(session.state).toEqual(signedOut(null))
+    expect(states).toEqual([])
+    expect(ended).toEqual([])
+  })
+})
