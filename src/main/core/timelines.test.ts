@@ -104,6 +104,17 @@ describe('Timelines', () => {
     expect(ids(await timelines.catchUp(GROUP))).toEqual(ids(missed))
   })
 
+  it('reads again what a catch-up had fetched when a later page of it failed', async () => {
+    const { service, timelines } = timelinesOver(5)
+    await timelines.load(GROUP)
+    const missed = service.writeMany(GROUP, 150, '2')
+    service.failNext('messagesAfter', 'NETWORK', { after: 1 })
+
+    await expect(timelines.catchUp(GROUP)).rejects.toMatchObject({ code: 'NETWORK' })
+    // Nothing of the first page reached the caller, so the next catch-up starts where the last one did.
+    expect(ids(await timelines.catchUp(GROUP))).toEqual(ids(missed))
+  })
+
   it('reads a conversation that was empty when opened from its very beginning', async () => {
     const { service, timelines } = timelinesOver(0)
     expect(await timelines.load(GROUP)).toEqual({ messages: [], hasOlder: false })

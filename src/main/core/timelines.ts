@@ -37,7 +37,7 @@ export class Timelines {
     const timeline = this.#timeline(conversationId)
     for (const message of messages) {
       timeline.seen.add(message.id)
-      this.#sync(timeline, message)
+      this.#syncTo(timeline, message.id)
     }
     return { messages, hasOlder: messages.length === PAGE_SIZE }
   }
@@ -66,15 +66,18 @@ export class Timelines {
     const timeline = this.#loaded.get(conversationId)
     if (!timeline) return []
     const arrived: Message[] = []
+    let readThrough = timeline.syncedThrough
     for (;;) {
       // A conversation that was empty when opened is read from its very beginning.
-      const page = await this.#service.messagesAfter(conversationId, timeline.syncedThrough ?? '0', CATCH_UP_PAGE)
-      for (const message of page) {
-        if (!timeline.seen.has(message.id)) arrived.push(message)
-        this.#sync(timeline, message)
-      }
-      if (page.length < CATCH_UP_PAGE) return arrived
+      const page = await this.#service.messagesAfter(conversationId, readThrough ?? '0', CATCH_UP_PAGE)
+      for (const message of page) if (!timeline.seen.has(message.id)) arrived.push(message)
+      readThrough = page.at(-1)?.id ?? readThrough
+      if (page.length < CATCH_UP_PAGE) break
     }
+    // Moved only once every page has come: when a later page fails, the caller gets none of the
+    // earlier ones, so the next catch-up must read them again.
+    if (readThrough !== null) this.#syncTo(timeline, readThrough)
+    return arrived
   }
 
   loadedConversations(): ConversationId[] {
@@ -94,7 +97,7 @@ export class Timelines {
     return timeline
   }
 
-  #sync(timeline: Timeline, message: Message): void {
-    if (timeline.syncedThrough === null || compareIds(message.id, timeline.syncedThrough) > 0) timeline.syncedThrough = message.id
+  #syncTo(timeline: Timeline, messageId: string): void {
+    if (timeline.syncedThrough === null || compareIds(messageId, timeline.syncedThrough) > 0) timeline.syncedThrough = messageId
   }
 }

@@ -49,7 +49,8 @@ export class MemoryService implements MessageService {
   now = 1_700_000_000
   readonly #me: { id: string; name: string }
   readonly #conversations = new Map<ConversationId, StoredConversation>()
-  readonly #failures = new Map<Operation, Failure[]>()
+  /** What becomes of the next calls of each operation, in order: a failure, or null to let one through. */
+  readonly #failures = new Map<Operation, (Failure | null)[]>()
   readonly #holds = new Map<Operation, Promise<void>[]>()
   #lastId = 9_007_199_254_740_993n
 
@@ -92,9 +93,13 @@ export class MemoryService implements MessageService {
     return [...this.#conversation(conversationId).messages]
   }
 
-  /** The next `times` calls of `operation` fail with `code`; with `afterEffect`, only once the service has done the work. */
-  failNext(operation: Operation, code: ErrorCode, options: { times?: number; afterEffect?: boolean } = {}): void {
+  /**
+   * The next `times` calls of `operation` fail with `code`, once `after` calls have gone through;
+   * with `afterEffect`, only once the service has done the work.
+   */
+  failNext(operation: Operation, code: ErrorCode, options: { times?: number; after?: number; afterEffect?: boolean } = {}): void {
     const queue = this.#failures.get(operation) ?? []
+    for (let i = 0; i < (options.after ?? 0); i += 1) queue.push(null)
     for (let i = 0; i < (options.times ?? 1); i += 1) queue.push({ code, afterEffect: options.afterEffect ?? false })
     this.#failures.set(operation, queue)
   }
