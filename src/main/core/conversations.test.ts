@@ -102,6 +102,21 @@ describe('Conversations', () => {
     expect(unread(await conversations.refresh(ME.id))).toEqual({ [CHAT]: 2 })
   })
 
+  it('counts what is written in a group that was empty when the user last looked, across refreshes and restarts', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, preferences } = conversationsOver(service)
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 0 })
+
+    const arrived = service.write(GROUP, { senderId: '2' })
+    conversations.record(arrived, { read: false })
+    expect(conversations.get(GROUP)?.unreadCount).toBe(1)
+    // A reconnect recounts ...
+    expect(unread(await conversations.refresh(ME.id))).toEqual({ [GROUP]: 1 })
+    // ... and so does the next start.
+    service.write(GROUP, { senderId: '2' })
+    expect(unread(await conversationsOver(service, preferences).conversations.refresh(ME.id))).toEqual({ [GROUP]: 2 })
+  })
+
   it(`stops counting at ${UNREAD_COUNT_CAP}, rather than asking for more`, async () => {
     const service = serviceWith(GROUP)
     const [read] = service.writeMany(GROUP, 1, '2')

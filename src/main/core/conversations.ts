@@ -14,6 +14,9 @@ export interface ConversationsDependencies {
 /** Beyond this many, the badge reads "100+" rather than costing more requests. */
 export const UNREAD_COUNT_CAP = 100
 
+/** Read up to here: nothing yet, as every message id is greater. */
+const BEFORE_ANY_MESSAGE = '0'
+
 export class Conversations {
   readonly #deps: ConversationsDependencies
   #byId = new Map<ConversationId, Conversation>()
@@ -88,8 +91,13 @@ export class Conversations {
   }
 
   async #withUnreadCount(conversation: Conversation, meId: string, firstLook: boolean): Promise<Conversation> {
-    if (conversation.lastMessageId === null) return { ...conversation, unreadCount: 0 }
     const lastRead = this.#readState()?.[conversation.id]
+    if (conversation.lastMessageId === null) {
+      // Seen while empty: whatever is written in it from now on is news, in a group as in a chat,
+      // so it must not look like one the user is yet to be shown the history of.
+      if (lastRead === undefined) this.#rememberRead(conversation.id, BEFORE_ANY_MESSAGE)
+      return { ...conversation, unreadCount: 0 }
+    }
     if (lastRead === undefined && (firstLook || conversation.kind === 'group')) {
       // History this device never showed is not news: on the first sign-in here, and in a group
       // the user was just added to. A new direct chat, though, is someone writing to them.
@@ -97,7 +105,7 @@ export class Conversations {
       return { ...conversation, unreadCount: 0 }
     }
     if (lastRead !== undefined && compareIds(conversation.lastMessageId, lastRead) <= 0) return { ...conversation, unreadCount: 0 }
-    const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead ?? '0', UNREAD_COUNT_CAP)
+    const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead ?? BEFORE_ANY_MESSAGE, UNREAD_COUNT_CAP)
     const unreadCount = newer.filter((message) => message.senderId !== meId && this.#countsAsUnread(message)).length
     return { ...conversation, unreadCount }
   }
