@@ -65,6 +65,22 @@ describe('Timelines', () => {
     expect(timelines.accept(written[0] as Message)).toBe(false)
   })
 
+  it('does not take a conversation cleared while an older page was on its way for loaded', async () => {
+    const { service, timelines, written } = timelinesOver(PAGE_SIZE + 10)
+    await timelines.load(GROUP)
+    const release = service.holdNext('messagesBefore')
+    const paging = timelines.older(GROUP, written[10]?.id ?? '')
+    // Signed out meanwhile.
+    timelines.clear()
+    release()
+    expect((await paging).messages).toEqual(written.slice(0, 10))
+
+    // Else the next catch-up would hand over the whole history, read from its very beginning.
+    expect(timelines.isLoaded(GROUP)).toBe(false)
+    expect(timelines.loadedConversations()).toEqual([])
+    expect(await timelines.catchUp(GROUP)).toEqual([])
+  })
+
   it('lets every message of a conversation it has not loaded through, keeping no record of them', () => {
     const { service, timelines } = timelinesOver(0)
     const message = service.write(OTHER_GROUP, { senderId: '2' })

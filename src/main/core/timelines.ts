@@ -44,8 +44,10 @@ export class Timelines {
 
   async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
     const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
-    const timeline = this.#timeline(conversationId)
-    for (const message of messages) timeline.seen.add(message.id)
+    // Only `load` starts a timeline: one started here (after a sign-out cleared them, say) would
+    // know no synced point, and its next catch-up would read the whole history as new.
+    const timeline = this.#loaded.get(conversationId)
+    for (const message of messages) timeline?.seen.add(message.id)
     return { messages, hasOlder: messages.length === PAGE_SIZE }
   }
 
