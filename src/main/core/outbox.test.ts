@@ -105,6 +105,51 @@ describe('Outbox', () => {
     expect(outbox.pendingIn(GROUP)).toEqual([])
   })
 
+  it('sends a message written while an earlier one waits for the service only after it', async () => {
+    const { service, outbox, sentTexts } = started()
+    service.failNext('sendMessage', 'NETWORK', { times: 2 })
+    outbox.enqueue(GROUP, 'first', 'c1')
+    await settled()
+
+    // Still out of reach: the earlier message is tried again first, and the new one waits behind it.
+    outbox.enqueue(GROUP, 'second', 'c2')
+    await settled()
+    expect(service.callsOf('sendMessage').map(([, , sourceGuid]) => sourceGuid)).toEqual(['c1', 'c1'])
+    const outOfReach = 'Not sent: the service is out of reach. It will be sent when it is back.'
+    expect(outbox.pendingIn(GROUP)).toMatchObject([
+      { clientId: 'c1', state: 'failed', error: outOfReach },
+      { clientId: 'c2', state: 'failed', error: outOfReach }
+    ])
+
+    // Back: a third message takes the two before it along, in order.
+    outbox.enqueue(GROUP, 'third', 'c3')
+    await settled()
+    expect(sentTexts(GROUP)).toEqual(['first', 'second', 'third'])
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+  })
+
+  it('sends what waited behind an earlier message in order when the timer sends them again', async () => {
+    const { service, outbox, sentTexts } = started()
+    service.failNext('sendMessage', 'NETWORK', { times: 2 })
+    outbox.enqueue(GROUP, 'first', 'c1')
+    await settled()
+    outbox.enqueue(GROUP, 'second', 'c2')
+    await settled()
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(sentTexts(GROUP)).toEqual(['first', 'second'])
+  })
+
+  it('does not hold a message back behind an earlier one the service refused', async () => {
+    const { service, outbox, sentTexts } = started()
+    service.failNext('sendMessage', 'VALIDATION')
+    outbox.enqueue(GROUP, 'refused', 'c1')
+    await settled()
+    outbox.enqueue(GROUP, 'next', 'c2')
+    await settled()
+    expect(sentTexts(GROUP)).toEqual(['next'])
+    expect(outbox.pendingIn(GROUP)).toMatchObject([{ clientId: 'c1', state: 'failed' }])
+  })
+
   it('does not hold one conversation’s messages back behind another’s', async () => {
     const { service, outbox, sentTexts } = started()
     const release = service.holdNext('sendMessage')

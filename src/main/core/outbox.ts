@@ -121,10 +121,16 @@ export class Outbox {
     return entry
   }
 
+  /** Sends the message, after whatever was written before it in its conversation and still waits for the service. */
   #attempt(clientId: string): void {
     const entry = this.#entries.get(clientId)
     if (!entry) return
-    const { conversationId } = entry.message
+    for (const earlier of this.#waitingBefore(entry.message)) this.#queue(earlier)
+    this.#queue(entry)
+  }
+
+  #queue(entry: Entry): void {
+    const { clientId, conversationId } = entry.message
     this.#update(entry, { state: 'sending', error: null }, false)
     const previous = this.#queues.get(conversationId) ?? Promise.resolve()
     const next = previous.then(() => this.#send(clientId))
@@ -138,6 +144,12 @@ export class Outbox {
     const entry = this.#entries.get(clientId)
     if (!entry) return
     const pending = entry.message
+    const [blocking] = this.#waitingBefore(pending)
+    if (blocking) {
+      // An earlier message is still waiting for the service: this one waits with it, to arrive after it.
+      this.#update(entry, { state: 'failed', error: blocking.message.error }, true)
+      return
+    }
     try {
       const message = await this.#deps.deliver(pending)
       this.#retryDelayMs = FIRST_RETRY_MS
@@ -156,6 +168,16 @@ export class Outbox {
       this.#update(entry, { state: 'failed', error: failureText(error) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
       if (code === 'NETWORK') this.#scheduleRetry()
     }
+  }
+
+  /** The messages written before this one in its conversation that failed only for want of the service, oldest first. */
+  #waitingBefore(message: PendingMessage): Entry[] {
+    // In the order written: by when Send was pressed, and in the order kept for a tie (the sort is stable).
+    const conversation = [...this.#entries.values()]
+      .filter((entry) => entry.message.conversationId === message.conversationId)
+      .sort((a, b) => a.message.queuedAt - b.message.queuedAt)
+    const position = conversation.findIndex((entry) => entry.message.clientId === message.clientId)
+    return conversation.slice(0, Math.max(position, 0)).filter((entry) => entry.waitingForService && entry.message.state === 'failed')
   }
 
   #scheduleRetry(): void {
