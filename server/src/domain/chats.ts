@@ -5,7 +5,9 @@ import { toId } from '../http/validation.js'
 import { Accounts, type Account } from './accounts.js'
 import { Blocks } from './blocks.js'
 import { MessageIds } from './message-ids.js'
-import { lineEvent, Messages, type Content, type MessageJson } from './messages.js'
+import type { Content } from './message-content.js'
+import { lineEvent, MessageShapes, type MessageJson } from './message-shapes.js'
+import { MessageStore } from './message-store.js'
 
 /** Direct-message chats (§11): chat ids, sending (C3), listing (C1) and the §15.5 shape. */
 
@@ -82,13 +84,13 @@ export class Chats {
     const recipient = this.requireOtherUser(sender.id, recipientIdRaw)
     if (this.#core.use(Blocks).blocks(recipient.id, sender.id)) throw forbidden('This user does not accept your messages')
     const chatId = chatIdOf(sender.id, recipient.id)
-    const messages = this.#core.use(Messages)
-    messages.assertGuidFree({ chatId }, sender.id, guid)
+    const store = this.#core.use(MessageStore)
+    store.assertGuidFree({ chatId }, sender.id, guid)
     const now = this.#core.clock.now()
     const row = this.#core.transaction(() => {
       this.#open.run({ id: chatId, lo: Math.min(sender.id, recipient.id), hi: Math.max(sender.id, recipient.id), now })
       this.#touch.run(now, chatId)
-      return messages.insert({
+      return store.insert({
         id: this.#core.use(MessageIds).next(),
         group_id: null,
         chat_id: chatId,
@@ -104,7 +106,7 @@ export class Chats {
         created_at: now
       })
     })
-    const message = messages.shape(row)
+    const message = this.#core.use(MessageShapes).shape(row)
     this.#core.push.toUsers([sender.id, recipient.id], lineEvent('direct_message.create', message))
     return message
   }
@@ -115,15 +117,15 @@ export class Chats {
   }
 
   shape(row: ChatRow, viewerId: number): ChatJson {
-    const messages = this.#core.use(Messages)
+    const store = this.#core.use(MessageStore)
     const otherId = row.user_lo === viewerId ? row.user_hi : row.user_lo
     const other = this.#core.use(Accounts).byId(otherId)
-    const last = messages.last({ chatId: row.id })
+    const last = store.last({ chatId: row.id })
     return {
       created_at: row.created_at,
       updated_at: row.updated_at,
-      messages_count: messages.count({ chatId: row.id }),
-      last_message: last === undefined ? null : messages.shape(last),
+      messages_count: store.count({ chatId: row.id }),
+      last_message: last === undefined ? null : this.#core.use(MessageShapes).shape(last),
       other_user: { id: String(otherId), name: other?.name ?? '', avatar_url: other?.image_url ?? null },
       message_deletion_mode: ['sender'],
       message_edit_period: 15

@@ -5,7 +5,9 @@ import { toId } from '../http/validation.js'
 import type { Account } from './accounts.js'
 import type { GroupRow } from './group-row.js'
 import { Memberships, type Member, type MembershipRow } from './memberships.js'
-import { Messages, type Attachment } from './messages.js'
+import type { Attachment } from './message-content.js'
+import { MessageShapes } from './message-shapes.js'
+import { MessageStore } from './message-store.js'
 import { randomAlnum } from './secrets.js'
 
 /** Groups: creation, visibility, listing and the §15.2 shape. */
@@ -311,10 +313,31 @@ export class Groups {
     return group.share_token === null ? null : `${this.#core.origin}/join_group/${group.id}/${group.share_token}`
   }
 
+  /** The `messages` object of §15.2: the count, and the last message as a preview. */
+  #messagesSummary(groupId: number): GroupJson['messages'] {
+    const store = this.#core.use(MessageStore)
+    const conversation = { groupId }
+    const last = store.last(conversation)
+    if (last === undefined) {
+      return {
+        count: 0,
+        last_message_id: null,
+        last_message_created_at: null,
+        preview: { nickname: null, text: null, image_url: null, attachments: [] }
+      }
+    }
+    const shaped = this.#core.use(MessageShapes).shape(last)
+    return {
+      count: store.count(conversation),
+      last_message_id: last.id,
+      last_message_created_at: last.created_at,
+      preview: { nickname: shaped.name, text: shaped.text, image_url: shaped.picture_url, attachments: shaped.attachments }
+    }
+  }
+
   /** §15.2; `omitMembers` gives `members: null` (G1 `omit=memberships`). */
   shape(group: GroupRow, options: { omitMembers?: boolean } = {}): GroupJson {
     const memberships = this.#core.use(Memberships)
-    const summary = this.#core.use(Messages).groupSummary(group.id)
     return {
       id: String(group.id),
       group_id: String(group.id),
@@ -330,7 +353,7 @@ export class Groups {
       members: options.omitMembers === true ? null : memberships.members(group),
       members_count: memberships.activeCount(group.id),
       max_members: 5000,
-      messages: summary,
+      messages: this.#messagesSummary(group.id),
       like_icon: group.like_icon === null ? null : (JSON.parse(group.like_icon) as unknown),
       requires_approval: group.requires_approval === 1,
       show_join_question: group.show_join_question === 1,

@@ -5,7 +5,9 @@ import type { Account } from './accounts.js'
 import { Groups, type VisibleGroup } from './groups.js'
 import { Memberships } from './memberships.js'
 import { MessageIds } from './message-ids.js'
-import { Messages, type MessageJson } from './messages.js'
+import { MessageShapes, type MessageJson } from './message-shapes.js'
+import { MessageStore } from './message-store.js'
+import { Messages } from './messages.js'
 import { randomHex } from './secrets.js'
 
 /**
@@ -123,7 +125,6 @@ export class Polls {
   /** PL1 after the checks: the poll and its message (pushed as `line.create`). */
   create(visible: VisibleGroup, creator: Account, input: NewPoll): { poll: { data: PollData }; message: MessageJson } {
     const { group, membership } = visible
-    const messages = this.#core.use(Messages)
     const now = this.#core.clock.now()
     const id = this.#nextId()
     const row = this.#core.transaction(() => {
@@ -140,7 +141,7 @@ export class Polls {
         last_modified: now,
         expiration: input.expiration
       })
-      const message = messages.insert({
+      const message = this.#core.use(MessageStore).insert({
         id: this.#core.use(MessageIds).next(),
         group_id: group.id,
         chat_id: null,
@@ -165,8 +166,8 @@ export class Polls {
       this.#setMessage.run(message.id, id)
       return message
     })
-    const message = messages.shape(row)
-    messages.pushToGroupMembers(group.id, message)
+    const message = this.#core.use(MessageShapes).shape(row)
+    this.#core.use(Messages).pushToGroupMembers(group.id, message)
     this.#schedule()
     return { poll: { data: this.data(this.#require(group.id, id)) }, message }
   }

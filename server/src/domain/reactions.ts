@@ -2,7 +2,9 @@ import type { Statement } from 'better-sqlite3'
 import { isoFromMicros } from '../clock.js'
 import type { Core } from '../core.js'
 import { MessageReactions, reactionSchema, type Reaction, type ReactionEntry } from './message-reactions.js'
-import { Messages, type ConversationScope, type MessageJson, type MessageRow } from './messages.js'
+import { MessageShapes, type MessageJson } from './message-shapes.js'
+import type { MessageRow } from './message-store.js'
+import { Messages, type ConversationScope } from './messages.js'
 
 /**
  * RX1–RX5 (§12): reacting to a message in a group or chat with the conversation's default
@@ -76,24 +78,24 @@ export class Reactions {
   /** RX3: messages created in the period with ≥ 1 reaction, most reactions first. */
   popular(groupId: number, period: LikesPeriod): MessageJson[] {
     const since = this.#core.clock.now() - PERIOD_SECONDS[period]
-    const messages = this.#core.use(Messages)
-    return this.#popular.all({ group: groupId, since, limit: LIST_LIMIT }).map((row) => messages.shape(row))
+    const shapes = this.#core.use(MessageShapes)
+    return this.#popular.all({ group: groupId, since, limit: LIST_LIMIT }).map((row) => shapes.shape(row))
   }
 
   /** RX4: what the caller reacted to, latest reaction first, each with `liked_at`. */
   mine(groupId: number, userId: number): (MessageJson & { liked_at: string })[] {
-    const messages = this.#core.use(Messages)
+    const shapes = this.#core.use(MessageShapes)
     return this.#likedBy
       .all({ group: groupId, user: userId, limit: LIST_LIMIT })
-      .map((row) => ({ ...messages.shape(row), liked_at: isoFromMicros(row.liked_at_us) }))
+      .map((row) => ({ ...shapes.shape(row), liked_at: isoFromMicros(row.liked_at_us) }))
   }
 
   /** RX5: the caller's messages someone else reacted to, newest first. */
   forMe(groupId: number, userId: number): MessageJson[] {
-    const messages = this.#core.use(Messages)
+    const shapes = this.#core.use(MessageShapes)
     return this.#forAuthor
       .all({ group: groupId, user: userId, author: String(userId), limit: LIST_LIMIT })
-      .map((row) => messages.shape(row))
+      .map((row) => shapes.shape(row))
   }
 
   /**
@@ -101,7 +103,7 @@ export class Reactions {
    * when the actor is someone else. Returns the message's entries after the change.
    */
   #announce(conversation: ConversationScope, message: MessageRow, actorId: number): ReactionEntry[] {
-    const shaped = this.#core.use(Messages).shape(message)
+    const shaped = this.#core.use(MessageShapes).shape(message)
     const now = this.#core.clock.now()
     const subject = {
       [conversation.kind === 'group' ? 'line' : 'direct_message']: { ...shaped, favorited_at: now },

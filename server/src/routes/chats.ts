@@ -2,7 +2,10 @@ import { z } from 'zod'
 import type { Core } from '../core.js'
 import { Accounts } from '../domain/accounts.js'
 import { Chats, chatIdOf } from '../domain/chats.js'
-import { contentFields, Messages } from '../domain/messages.js'
+import { contentFields, MessageContent } from '../domain/message-content.js'
+import { MessageShapes } from '../domain/message-shapes.js'
+import { MessageStore } from '../domain/message-store.js'
+import { Messages } from '../domain/messages.js'
 import { unauthorized } from '../http/errors.js'
 import { created, notModified, ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
@@ -31,6 +34,8 @@ const sendBody = z.object({
 
 export function registerChatRoutes(routes: Routes, core: Core): void {
   const chats = core.use(Chats)
+  const store = core.use(MessageStore)
+  const shapes = core.use(MessageShapes)
   const messages = core.use(Messages)
 
   routes.v3.get('/chats', (ctx) => {
@@ -43,14 +48,14 @@ export function registerChatRoutes(routes: Routes, core: Core): void {
     const anchor = toAnchor(query)
     const other = chats.requireOtherUser(ctx.caller.userId, query.other_user_id)
     const conversation = { chatId: chatIdOf(ctx.caller.userId, other.id) }
-    const rows = messages.page(conversation, anchor, query.limit ?? 20)
+    const rows = store.page(conversation, anchor, query.limit ?? 20)
     if (rows.length === 0) return notModified()
-    return ok({ count: messages.count(conversation), direct_messages: rows.map((row) => messages.shape(row)) })
+    return ok({ count: store.count(conversation), direct_messages: rows.map((row) => shapes.shape(row)) })
   })
 
   routes.v3.post('/direct_messages', (ctx) => {
     const body = parseBody(sendBody, ctx.body).direct_message
-    const content = messages.normalizeContent(body)
+    const content = core.use(MessageContent).normalize(body)
     const sender = core.use(Accounts).byId(ctx.caller.userId)
     if (sender === undefined) throw unauthorized()
     const message = chats.send(sender, body.recipient_id, body.source_guid, content)
@@ -69,7 +74,7 @@ export function registerChatRoutes(routes: Routes, core: Core): void {
   routes.v3.get('/pinned/direct_messages', (ctx) => {
     const query = parseQuery(pinnedQuery, ctx.query)
     const other = chats.requireOtherUser(ctx.caller.userId, query.other_user_id)
-    const rows = messages.pinned(messages.chatScope(ctx.caller.userId, other.id).key)
-    return ok({ count: rows.length, messages: rows.map((row) => messages.shape(row)) })
+    const rows = store.pinned(messages.chatScope(ctx.caller.userId, other.id).key)
+    return ok({ count: rows.length, messages: rows.map((row) => shapes.shape(row)) })
   })
 }

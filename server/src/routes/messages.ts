@@ -3,7 +3,10 @@ import type { Core } from '../core.js'
 import { Accounts } from '../domain/accounts.js'
 import { Groups } from '../domain/groups.js'
 import { Memberships } from '../domain/memberships.js'
-import { contentFields, Messages, type Anchor, type ContentEdit } from '../domain/messages.js'
+import { contentFields, MessageContent, type ContentEdit } from '../domain/message-content.js'
+import { MessageShapes } from '../domain/message-shapes.js'
+import { MessageStore, type Anchor } from '../domain/message-store.js'
+import { Messages } from '../domain/messages.js'
 import { badRequest, forbidden, unauthorized } from '../http/errors.js'
 import { created, noContent, notModified, ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
@@ -23,12 +26,14 @@ const editBody = z.object(contentFields)
 export function parseEdit(core: Core, body: unknown): ContentEdit {
   const edit = parseBody(editBody, body)
   if ((edit.text ?? null) === null && (edit.attachments ?? null) === null) throw badRequest('Give text or attachments')
-  core.use(Messages).assertImageUrls(edit.attachments ?? [])
+  core.use(MessageContent).assertImageUrls(edit.attachments ?? [])
   return edit
 }
 
 export function registerMessageRoutes(routes: Routes, core: Core): void {
   const groups = core.use(Groups)
+  const store = core.use(MessageStore)
+  const shapes = core.use(MessageShapes)
   const messages = core.use(Messages)
 
   routes.v3.get('/groups/:group_id/messages', (ctx) => {
@@ -36,19 +41,19 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
     const anchor: Anchor = toAnchor(query)
     const { group } = groups.requireVisible(ctx.params['group_id'], ctx.caller.userId)
     const conversation = { groupId: group.id }
-    const rows = messages.page(conversation, anchor, query.limit ?? 20)
+    const rows = store.page(conversation, anchor, query.limit ?? 20)
     if (rows.length === 0) return notModified()
-    return ok({ count: messages.count(conversation), messages: rows.map((row) => messages.shape(row)) })
+    return ok({ count: store.count(conversation), messages: rows.map((row) => shapes.shape(row)) })
   })
 
   routes.v3.post('/groups/:group_id/messages', (ctx) => {
     const body = parseBody(sendBody, ctx.body)
-    const content = messages.normalizeContent(body.message)
+    const content = core.use(MessageContent).normalize(body.message)
     const visible = groups.requireVisible(ctx.params['group_id'], ctx.caller.userId)
     if (!core.use(Memberships).canPost(visible.group, visible.membership)) {
       throw forbidden('Only admins may post in an announcement group')
     }
-    messages.assertGuidFree({ groupId: visible.group.id }, ctx.caller.userId, body.message.source_guid)
+    store.assertGuidFree({ groupId: visible.group.id }, ctx.caller.userId, body.message.source_guid)
     const sender = core.use(Accounts).byId(ctx.caller.userId)
     if (sender === undefined) throw unauthorized()
     return created({ message: messages.sendToGroup(visible, sender, body.message.source_guid, content) })
@@ -58,7 +63,7 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
   routes.v4.get('/groups/:group_id/messages/:message_id', (ctx) => {
     const scope = messages.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
     const row = messages.requireMessage(scope, ctx.params['message_id'], { allowDeleted: true })
-    return ok({ message: messages.shape(row) })
+    return ok({ message: shapes.shape(row) })
   })
 
   // MS4
@@ -90,7 +95,7 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
   // MS8
   routes.v3.get('/pinned/groups/:group_id/messages', (ctx) => {
     const { group } = groups.requireVisible(ctx.params['group_id'], ctx.caller.userId)
-    const rows = messages.pinned({ groupId: group.id })
-    return ok({ count: rows.length, messages: rows.map((row) => messages.shape(row)) })
+    const rows = store.pinned({ groupId: group.id })
+    return ok({ count: rows.length, messages: rows.map((row) => shapes.shape(row)) })
   })
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Anchor } from '../domain/messages.js'
+import type { Anchor } from '../domain/message-store.js'
 import { badRequest } from '../http/errors.js'
 import { queryId, queryInt } from '../http/validation.js'
 

@@ -5,7 +5,7 @@ import type { GroupRow } from '../domain/group-row.js'
 import { Groups } from '../domain/groups.js'
 import { Memberships } from '../domain/memberships.js'
 import { MessageIds } from '../domain/message-ids.js'
-import { Messages, type SystemEvent } from '../domain/messages.js'
+import { MessageStore, type NewMessageRow, type SystemEvent } from '../domain/message-store.js'
 import { sha256 } from '../domain/secrets.js'
 
 /**
@@ -155,7 +155,7 @@ export async function seedDemo(core: Core): Promise<DemoAccount[]> {
   const random = prng(20240601)
   const nowMs = core.clock.nowMs()
   const startMs = nowMs - 5 * 86_400_000
-  const messages = core.use(Messages)
+  const messages = core.use(MessageStore)
   const planned: Planned[] = []
   const backdate = core.db.prepare('UPDATE groups SET created_at = ?, updated_at = ? WHERE id = ?')
   const backdateMembers = core.db.prepare('UPDATE memberships SET created_at = ?, state_changed_at = ? WHERE group_id = ?')
@@ -251,7 +251,7 @@ export async function seedDemo(core: Core): Promise<DemoAccount[]> {
   return ACCOUNTS
 }
 
-function systemRow(id: string, groupId: number, at: number, text: string, event: SystemEvent): Parameters<Messages['insert']>[0] {
+function systemRow(id: string, groupId: number, at: number, text: string, event: SystemEvent): NewMessageRow {
   return {
     id,
     group_id: groupId,
