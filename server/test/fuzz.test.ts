@@ -26,6 +26,8 @@ import { pushExt, RawBayeux, startTestService, type TestService } from './suppor
 /** `FUZZ_SCALE=10 npx vitest run server/test/fuzz.test.ts` for a deeper local run. */
 const SCALE = Number(process.env['FUZZ_SCALE'] ?? 1)
 const RUNS = { valid: 30 * SCALE, noToken: 8 * SCALE, attestation: 8 * SCALE, unknownPaths: 80 * SCALE, bayeux: 120 * SCALE }
+/** §18.30: a larger Bayeux batch is refused (413 over HTTP, a 1009 close over a WebSocket). */
+const MAX_BATCH_BYTES = 1024 * 1024
 
 const routes = fuzzOrder(await loadRouteTable())
 const tokenRoutes = routes.filter((route) => route.auth === 'token')
@@ -432,14 +434,23 @@ describe('push gateway junk (WebSocket frames)', () => {
     )
     const received: string[] = []
     let wake: (() => void) | null = null
+    /** The close code of the socket in use, once it has closed. */
+    let closeCode: number | null = null
     const openSocket = async (): Promise<WebSocket> => {
       const opened = new WebSocket(`${service.boundOrigin.replace(/^http/, 'ws')}/faye`)
       await new Promise((resolve, reject) => {
         opened.once('open', resolve)
         opened.once('error', reject)
       })
+      closeCode = null
       opened.on('message', (raw) => {
         received.push(raw.toString())
+        wake?.()
+      })
+      // A client still sending when the service closes may see its socket reset.
+      opened.on('error', () => undefined)
+      opened.once('close', (code) => {
+        closeCode = code
         wake?.()
       })
       return opened
@@ -455,6 +466,11 @@ describe('push gateway junk (WebSocket frames)', () => {
           // earlier connect frame); faye then rightly closes that client's socket: start a new one.
           if (socket.readyState !== WebSocket.OPEN) socket = await openSocket()
           socket.send(frame)
+          // A batch over the limit closes the socket with 1009 instead (§18.30).
+          if (Buffer.byteLength(frame, 'utf8') > MAX_BATCH_BYTES) {
+            await vi.waitFor(() => expect(closeCode).toBe(1009), { timeout: 10_000, interval: 20 })
+            return
+          }
           // A handshake right behind the junk: its reply proves the junk was processed and the socket still works.
           const id = `marker-${++marker}`
           socket.send(JSON.stringify([{ channel: '/meta/handshake', version: '1.0', supportedConnectionTypes: ['websocket'], id }]))

@@ -8,6 +8,7 @@ import { failureBody, JSON_CONTENT_TYPE } from '../http/replies.js'
 import type { PushAuthority } from './channels.js'
 import { GatewayEngine } from './engine.js'
 import { createExtensions } from './extensions.js'
+import { limitMessageSize } from './message-size.js'
 
 /**
  * The push gateway (§14): faye's NodeAdapter on `/faye`, with the gateway engine and extensions.
@@ -16,7 +17,8 @@ import { createExtensions } from './extensions.js'
  */
 
 export const PUSH_PATH = '/faye'
-const MAX_BODY_BYTES = 1024 * 1024
+/** The largest Bayeux batch either transport takes (§18.30): a POST body, or one WebSocket message. */
+export const MAX_BATCH_BYTES = 1024 * 1024
 const ADVICE_TIMEOUT_SECONDS = 30
 
 export interface GatewaySettings {
@@ -53,7 +55,7 @@ export class PushGateway {
     // batch), prints the stack with console.log and answers nothing (node_adapter.js,
     // handleUpgrade). Such a frame is read as an empty batch instead, answered `[]`, like the
     // HTTP path refuses junk before faye sees it.
-    const parsing = this.#adapter as unknown as { _parseJSON(json: string): unknown }
+    const parsing = this.#adapter as unknown as { _parseJSON(data: unknown): unknown }
     parsing._parseJSON = parseBatch
     this.#adapter.addExtension(
       createExtensions({
@@ -98,7 +100,7 @@ export class PushGateway {
     let tooLarge = false
     request.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) tooLarge = true
+      if (size > MAX_BATCH_BYTES) tooLarge = true
       else chunks.push(chunk)
     })
     request.on('error', () => response.destroy())
@@ -131,6 +133,7 @@ export class PushGateway {
     this.#sockets.add(socket)
     socket.once('close', () => this.#sockets.delete(socket))
     this.#adapter.handleUpgrade(request, socket, head)
+    limitMessageSize(socket, head, MAX_BATCH_BYTES)
   }
 
   /** Answers held connects, closes WebSockets and stops every timer. */
@@ -142,12 +145,15 @@ export class PushGateway {
 }
 
 /**
- * A WebSocket frame as faye's batch: its well-formed messages. A frame is answered, never refused,
+ * A WebSocket message as faye's batch: its well-formed messages. A frame is answered, never refused,
  * and anything else (a scalar, a null, a message without a channel or with an object for an id)
- * would stall faye's processing of the socket.
+ * would stall faye's processing of the socket. A binary message is no batch at all; nor is one over
+ * the size limit, which can reach faye in the same read as its header before `limitMessageSize`
+ * closes the socket: it is answered `[]`, then the socket is closed with 1009.
  */
-export function parseBatch(text: string): object[] {
-  const parsed = parseJsonText(text)
+export function parseBatch(data: unknown): object[] {
+  if (typeof data !== 'string' || Buffer.byteLength(data, 'utf8') > MAX_BATCH_BYTES) return []
+  const parsed = parseJsonText(data)
   if (parsed instanceof UnusableBody || typeof parsed !== 'object' || parsed === null) return []
   return (Array.isArray(parsed) ? parsed : [parsed]).filter(isWellFormed)
 }
