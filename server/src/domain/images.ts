@@ -5,7 +5,25 @@ import { randomHex } from './secrets.js'
 /** The image service (I1, I2): stored pictures, and which URLs are image-service URLs (§2.1). */
 
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const
+export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number]
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
+
+/** The bytes each declared type must begin with (§18.31), so that no other content is served as an image. */
+const SIGNATURES: Record<ImageContentType, Buffer> = {
+  'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
+  'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  'image/gif': Buffer.from([0x47, 0x49, 0x46, 0x38])
+}
+
+export function isImageContentType(type: string): type is ImageContentType {
+  return (IMAGE_CONTENT_TYPES as readonly string[]).includes(type)
+}
+
+/** Whether `bytes` begin with the signature of `type`. */
+export function hasSignatureOf(type: ImageContentType, bytes: Buffer): boolean {
+  const signature = SIGNATURES[type]
+  return bytes.length >= signature.length && bytes.subarray(0, signature.length).equals(signature)
+}
 
 interface ImageRow {
   content_type: string
@@ -26,7 +44,7 @@ export class Images {
   }
 
   /** Stores a picture and returns its URL, `ORIGIN/image/i/<32 hex>`. */
-  store(userId: number, contentType: string, bytes: Buffer): string {
+  store(userId: number, contentType: ImageContentType, bytes: Buffer): string {
     const id = randomHex(32)
     this.#insert.run(id, userId, contentType, bytes, this.#core.clock.now())
     return this.urlOf(id)

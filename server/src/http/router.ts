@@ -148,7 +148,8 @@ export function createRoutes(app: FastifyInstance, core: Core): Routes {
           }
           const result = await handler(ctx)
           reply.code(result.status)
-          if (result.raw !== undefined) return reply.type(result.raw.contentType).send(result.raw.bytes)
+          // Stored bytes go out as the type they were stored with, which the browser must not second-guess (§18.31).
+          if (result.raw !== undefined) return reply.type(result.raw.contentType).header('x-content-type-options', 'nosniff').send(result.raw.bytes)
           if (result.payload === undefined) return reply.send()
           const body = enveloped ? envelope(result.status, result.payload) : result.payload
           return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(body))

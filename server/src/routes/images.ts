@@ -1,5 +1,5 @@
 import type { Core } from '../core.js'
-import { IMAGE_CONTENT_TYPES, Images, MAX_IMAGE_BYTES } from '../domain/images.js'
+import { hasSignatureOf, Images, isImageContentType, MAX_IMAGE_BYTES } from '../domain/images.js'
 import { badRequest, notFound } from '../http/errors.js'
 import { RawBody } from '../http/body.js'
 import { ok } from '../http/replies.js'
@@ -14,10 +14,9 @@ export function registerImageRoutes(routes: Routes, core: Core): void {
     const body = ctx.body
     if (!(body instanceof RawBody)) throw badRequest('Send the picture as raw bytes')
     const type = body.contentType.split(';')[0]?.trim().toLowerCase() ?? ''
-    if (!(IMAGE_CONTENT_TYPES as readonly string[]).includes(type)) {
-      throw badRequest('Content-Type must be image/jpeg, image/png or image/gif')
-    }
+    if (!isImageContentType(type)) throw badRequest('Content-Type must be image/jpeg, image/png or image/gif')
     if (body.bytes.length < 1 || body.bytes.length > MAX_IMAGE_BYTES) throw badRequest('A picture is 1 byte to 10 MiB')
+    if (!hasSignatureOf(type, body.bytes)) throw badRequest(`The bytes do not begin with the ${type} signature`)
     const url = images.store(ctx.caller.userId, type, body.bytes)
     return ok({ payload: { url, picture_url: url } })
   })
