@@ -2,13 +2,14 @@ import type { Statement } from 'better-sqlite3'
 import type { Core } from '../core.js'
 import { badRequest, forbidden, notFound } from '../http/errors.js'
 import type { Account } from './accounts.js'
+import { Conversations } from './conversations.js'
 import { Groups, type VisibleGroup } from './groups.js'
 import { Memberships } from './memberships.js'
 import { MessageIds } from './message-ids.js'
 import { MessageShapes, type MessageJson } from './message-shapes.js'
 import { MessageStore } from './message-store.js'
-import { Messages } from './messages.js'
 import { randomHex } from './secrets.js'
+import { SystemMessages } from './system-messages.js'
 
 /**
  * Polls (§13): creation with its poll message (PL1), votes (PL3, PL4), ending (PL5) and expiry,
@@ -167,7 +168,7 @@ export class Polls {
       return message
     })
     const message = this.#core.use(MessageShapes).shape(row)
-    this.#core.use(Messages).pushToGroupMembers(group.id, message)
+    this.#core.use(Conversations).pushToGroupMembers(group.id, message)
     this.#schedule()
     return { poll: { data: this.data(this.#require(group.id, id)) }, message }
   }
@@ -277,14 +278,14 @@ export class Polls {
   finishExpired(): void {
     if (!this.#core.db.open) return
     const groups = this.#core.use(Groups)
-    const messages = this.#core.use(Messages)
+    const systemMessages = this.#core.use(SystemMessages)
     for (const row of this.#dueToFinish.all(this.#core.clock.now())) {
       this.#core.transaction(() => {
         if (groups.find(row.group_id) === undefined) {
           this.#markFinished.run('', row.id) // the group is gone: nobody to tell
           return
         }
-        const message = messages.postGroupSystemMessage(row.group_id, `The poll '${row.subject}' has ended.`, {
+        const message = systemMessages.postGroupSystemMessage(row.group_id, `The poll '${row.subject}' has ended.`, {
           type: 'poll.finished',
           data: {
             conversation: { id: String(row.group_id) },

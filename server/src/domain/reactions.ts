@@ -1,10 +1,10 @@
 import type { Statement } from 'better-sqlite3'
 import { isoFromMicros } from '../clock.js'
 import type { Core } from '../core.js'
+import { Conversations, type ConversationScope } from './conversations.js'
 import { MessageReactions, reactionSchema, type Reaction, type ReactionEntry } from './message-reactions.js'
 import { MessageShapes, type MessageJson } from './message-shapes.js'
 import type { MessageRow } from './message-store.js'
-import { Messages, type ConversationScope } from './messages.js'
 
 /**
  * RX1–RX5 (§12): reacting to a message in a group or chat with the conversation's default
@@ -111,7 +111,7 @@ export class Reactions {
       user_id: String(actorId)
     }
     const event = { type: 'favorite', alert: '', subject }
-    this.#core.push.toChannel(this.#core.use(Messages).channelOf(conversation), event)
+    this.#core.push.toChannel(this.#core.use(Conversations).channelOf(conversation), event)
     if (message.sender_type === 'user' && message.sender_id !== String(actorId)) this.#core.push.toUsers([message.sender_id], event)
     return shaped.reactions
   }

@@ -8,8 +8,8 @@ import { Blocks } from './blocks.js'
 import type { GroupRow } from './group-row.js'
 import { Groups, type VisibleGroup } from './groups.js'
 import { Memberships, MUTED_FOREVER, type Member, type MembershipRow, type MuteJson, type PendingJson } from './memberships.js'
-import { Messages } from './messages.js'
 import { constantTimeEqual } from './secrets.js'
+import { SystemMessages } from './system-messages.js'
 
 /**
  * The roster of a group: every membership transition of §7 (add, join, rejoin, approve, deny,
@@ -83,8 +83,8 @@ export class Roster {
     return this.#core.use(Groups)
   }
 
-  get #messages(): Messages {
-    return this.#core.use(Messages)
+  get #messages(): SystemMessages {
+    return this.#core.use(SystemMessages)
   }
 
   // ── MB2 / MB3 ──────────────────────────────────────────────────────────────────────────────

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Core } from '../core.js'
 import { Accounts } from '../domain/accounts.js'
 import { Chats, chatIdOf } from '../domain/chats.js'
+import { Conversations } from '../domain/conversations.js'
 import { contentFields, MessageContent } from '../domain/message-content.js'
 import { MessageShapes } from '../domain/message-shapes.js'
 import { MessageStore } from '../domain/message-store.js'
@@ -34,6 +35,7 @@ const sendBody = z.object({
 
 export function registerChatRoutes(routes: Routes, core: Core): void {
   const chats = core.use(Chats)
+  const conversations = core.use(Conversations)
   const store = core.use(MessageStore)
   const shapes = core.use(MessageShapes)
   const messages = core.use(Messages)
@@ -65,8 +67,8 @@ export function registerChatRoutes(routes: Routes, core: Core): void {
   // C4: the chat id as written, lower id first (§18.23).
   routes.v4.put('/direct_messages/:chat_id/messages/:message_id', (ctx) => {
     const edit = parseEdit(core, ctx.body)
-    const scope = messages.requireChat(ctx.params['chat_id'], ctx.caller.userId)
-    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    const scope = conversations.requireChat(ctx.params['chat_id'], ctx.caller.userId)
+    const row = conversations.requireMessage(scope, ctx.params['message_id'])
     return ok({ message: messages.edit(scope, row, ctx.caller.userId, edit) })
   })
 
@@ -74,7 +76,7 @@ export function registerChatRoutes(routes: Routes, core: Core): void {
   routes.v3.get('/pinned/direct_messages', (ctx) => {
     const query = parseQuery(pinnedQuery, ctx.query)
     const other = chats.requireOtherUser(ctx.caller.userId, query.other_user_id)
-    const rows = store.pinned(messages.chatScope(ctx.caller.userId, other.id).key)
+    const rows = store.pinned(conversations.chatScope(ctx.caller.userId, other.id).key)
     return ok({ count: rows.length, messages: rows.map((row) => shapes.shape(row)) })
   })
 }

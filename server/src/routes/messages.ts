@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Core } from '../core.js'
 import { Accounts } from '../domain/accounts.js'
+import { Conversations } from '../domain/conversations.js'
 import { Groups } from '../domain/groups.js'
 import { Memberships } from '../domain/memberships.js'
 import { contentFields, MessageContent, type ContentEdit } from '../domain/message-content.js'
@@ -32,6 +33,7 @@ export function parseEdit(core: Core, body: unknown): ContentEdit {
 
 export function registerMessageRoutes(routes: Routes, core: Core): void {
   const groups = core.use(Groups)
+  const conversations = core.use(Conversations)
   const store = core.use(MessageStore)
   const shapes = core.use(MessageShapes)
   const messages = core.use(Messages)
@@ -61,23 +63,23 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
 
   // MS3: a deleted message comes back as its tombstone.
   routes.v4.get('/groups/:group_id/messages/:message_id', (ctx) => {
-    const scope = messages.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
-    const row = messages.requireMessage(scope, ctx.params['message_id'], { allowDeleted: true })
+    const scope = conversations.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
+    const row = conversations.requireMessage(scope, ctx.params['message_id'], { allowDeleted: true })
     return ok({ message: shapes.shape(row) })
   })
 
   // MS4
   routes.v4.put('/groups/:group_id/messages/:message_id', (ctx) => {
     const edit = parseEdit(core, ctx.body)
-    const scope = messages.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
-    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    const scope = conversations.groupScope(groups.requireVisible(ctx.params['group_id'], ctx.caller.userId))
+    const row = conversations.requireMessage(scope, ctx.params['message_id'])
     return ok({ message: messages.edit(scope, row, ctx.caller.userId, edit) })
   })
 
   // MS5
   routes.v3.delete('/conversations/:conversation_id/messages/:message_id', (ctx) => {
-    const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
-    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    const scope = conversations.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+    const row = conversations.requireMessage(scope, ctx.params['message_id'])
     messages.delete(scope, row, ctx.caller.userId)
     return noContent()
   })
@@ -85,8 +87,8 @@ export function registerMessageRoutes(routes: Routes, core: Core): void {
   // MS6, MS7: any member or DM participant.
   for (const [action, pinned] of [['pin', true], ['unpin', false]] as const) {
     routes.v3.post(`/conversations/:conversation_id/messages/:message_id/${action}`, (ctx) => {
-      const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
-      const row = messages.requireMessage(scope, ctx.params['message_id'])
+      const scope = conversations.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+      const row = conversations.requireMessage(scope, ctx.params['message_id'])
       messages.setPinned(scope, row, ctx.caller.userId, pinned)
       return ok({})
     })

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { Core } from '../core.js'
+import { Conversations } from '../domain/conversations.js'
 import { Groups } from '../domain/groups.js'
 import { reactionSchema } from '../domain/message-reactions.js'
-import { Messages } from '../domain/messages.js'
 import { Reactions } from '../domain/reactions.js'
 import { ok } from '../http/replies.js'
 import type { Routes } from '../http/router.js'
@@ -16,21 +16,21 @@ const periodQuery = z.object({ period: z.enum(['day', 'week', 'month']) })
 
 export function registerReactionRoutes(routes: Routes, core: Core): void {
   const groups = core.use(Groups)
-  const messages = core.use(Messages)
+  const conversations = core.use(Conversations)
   const reactions = core.use(Reactions)
 
   // RX1: a bare like uses the conversation's default reaction.
   routes.v3.post('/messages/:conversation_id/:message_id/like', (ctx) => {
     const body = parseBody(likeBody, ctx.body)
-    const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
-    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    const scope = conversations.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+    const row = conversations.requireMessage(scope, ctx.params['message_id'])
     return ok({ reactions: reactions.like(scope, row, ctx.caller.userId, body.like_icon ?? null) })
   })
 
   // RX2
   routes.v3.post('/messages/:conversation_id/:message_id/unlike', (ctx) => {
-    const scope = messages.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
-    const row = messages.requireMessage(scope, ctx.params['message_id'])
+    const scope = conversations.requireConversation(ctx.params['conversation_id'], ctx.caller.userId)
+    const row = conversations.requireMessage(scope, ctx.params['message_id'])
     return ok({ reactions: reactions.unlike(scope, row, ctx.caller.userId) })
   })
 
