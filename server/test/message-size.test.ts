@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MessageSizeWatch } from '../src/push/message-size.js'
 
-/** The frame-header reading behind the WebSocket batch limit (§18.30), on frames built by hand (RFC 6455 §5.2). */
+/** The frame-header reading behind the WebSocket batch limit (§18.30), on frames built by hand (RFC 6455, section 5.2). */
 
 const LIMIT = 1000
 

@@ -3,10 +3,10 @@ import type { Duplex } from 'node:stream'
 /**
  * The size limit of a Bayeux batch on a WebSocket (§18.30). faye's adapter gives the WebSockets it
  * accepts no limit of their own (websocket-driver's default is 64 MiB), so the gateway reads the
- * frame headers the client sends (RFC 6455 §5.2) and adds up each message's payload, and closes
- * the socket with 1009 as soon as a header announces more than the limit, before that payload has
- * even arrived. The gateway offers no WebSocket extension (no compression), so the payload bytes
- * of a message are the bytes of its batch.
+ * frame headers the client sends (RFC 6455, section 5.2), adds up each message's payload, and
+ * closes the socket with 1009 as soon as a header announces more than the limit, before that
+ * payload has even arrived. The gateway offers no WebSocket extension (no compression), so the
+ * payload bytes of a message are the bytes of its batch.
  */
 
 /** A close frame (server frames are unmasked) with status 1009, "message too big". */
