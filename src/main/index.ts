@@ -18,6 +18,7 @@ import { StoredPreferences, type KeyValueStore } from './core/stored-preferences
 import { resolveServiceConfig } from './api/service-config'
 import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
+import { systemIdle, watchPowerEvents } from './desktop/system-idle'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
 
@@ -79,6 +80,10 @@ async function main(): Promise<void> {
     preferences,
     notifier: new ElectronNotifier(log),
     window: appWindow,
+    idle: systemIdle,
+    // The tray comes with its own adapter; until then the state shows in the window only.
+    display: { show: () => undefined },
+    host: { tray: false, startAtLogin: false },
     events,
     openExternal: (url) => openExternal(url, log),
     log
@@ -128,6 +133,7 @@ async function main(): Promise<void> {
       })
   })
 
+  watchPowerEvents({ away: () => core.locked(), back: () => core.resumed() })
   await core.start()
 }
 

@@ -28,6 +28,8 @@ export interface Conversation {
   lastMessageId: string | null
   preview: MessagePreview | null
   unreadCount: number
+  /** Notifications for this conversation are muted (groups on the service, chats on this device). */
+  mute: Mute | null
 }
 
 export type Attachment =
@@ -49,6 +51,8 @@ export interface Message {
   createdAt: number
   /** System messages (joins, pins, renames…) are set apart in the view. */
   system: boolean
+  /** For a system message about people (added, removed, joined…), who it is about; empty otherwise. */
+  aboutUserIds: string[]
   deleted: boolean
 }
 
@@ -95,3 +99,49 @@ export type SignInResult =
 export type ConfirmCodeResult =
   | { status: 'signedIn'; me: Me }
   | { status: 'wrongCode'; remainingAttempts: number }
+
+// The desktop half of the app: your own status, mute, settings and the badge. Main keeps it and
+// sends it whole whenever any of it changes; the tray and the in-app menus both show and drive it.
+
+/** Your own status. The service has no presence, so it lives on this device only. */
+export type PresenceStatus = 'active' | 'away' | 'dnd'
+
+/** How long a mute lasts, as the user chose it. `untilTomorrow` ends at the next 08:00 local time. */
+export type MuteDuration = 'oneHour' | 'eightHours' | 'untilTomorrow' | 'untilTurnedOn'
+
+/** A mute in force: `until` is Unix milliseconds, or null for "until I turn it back on". */
+export interface Mute {
+  until: number | null
+}
+
+export type AutoAwayMinutes = 0 | 5 | 10 | 30
+export type ThemeChoice = 'system' | 'light' | 'dark'
+
+export interface Settings {
+  desktopNotifications: boolean
+  sound: boolean
+  /** Off: notifications say who wrote, not what ("New message from Grace"). */
+  showMessageText: boolean
+  /** Minutes without input before the status turns Away by itself; 0 never does. */
+  autoAwayMinutes: AutoAwayMinutes
+  /** Closing the window leaves the app running in the tray (where there is one). */
+  keepRunningInTray: boolean
+  startAtLogin: boolean
+  theme: ThemeChoice
+}
+
+/** Some settings to change; the others stay as they are. */
+export type SettingsChanges = { [K in keyof Settings]?: Settings[K] | undefined }
+
+export interface DesktopState {
+  status: PresenceStatus
+  /** Away came from idleness, not from the user: any activity brings Active back. */
+  statusIsAutomatic: boolean
+  /** The global notification mute, or null. */
+  mute: Mute | null
+  /** Unread messages in conversations that are not muted: what the badge shows. */
+  unreadCount: number
+  settings: Settings
+  /** What this host has: a tray to keep running in, a way to start at login. */
+  host: { tray: boolean; startAtLogin: boolean }
+}

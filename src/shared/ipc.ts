@@ -4,12 +4,16 @@ import type {
   ConfirmCodeResult,
   Conversation,
   ConversationId,
+  DesktopState,
   Message,
   MessagePage,
+  MuteDuration,
   OpenedConversation,
   PendingMessage,
+  PresenceStatus,
   PushStatus,
   SessionState,
+  SettingsChanges,
   SignInResult
 } from './domain'
 
@@ -36,7 +40,28 @@ export interface InvokeContract {
   }
   'messages:retry': { req: { conversationId: ConversationId; clientId: string }; res: PendingMessage }
   'messages:discard': { req: { conversationId: ConversationId; clientId: string }; res: null }
+  /** Mutes one conversation's notifications: a group's on the service (MU1), a chat's on this device. */
+  'conversations:mute': { req: { conversationId: ConversationId; duration: MuteDuration }; res: Conversation }
+  'conversations:unmute': { req: { conversationId: ConversationId }; res: Conversation }
+  /** Your status, the global mute, the badge count, the settings, and what this host offers. */
+  'desktop:get': { req: Empty; res: DesktopState }
+  'presence:set': { req: { status: PresenceStatus }; res: DesktopState }
+  /** The page saw the user's input: browser mode tells idleness from these (Electron asks the system). */
+  'presence:activity': { req: Empty; res: null }
+  'notifications:mute': { req: { duration: MuteDuration }; res: DesktopState }
+  'notifications:unmute': { req: Empty; res: DesktopState }
+  'settings:update': { req: { changes: SettingsChanges }; res: DesktopState }
   'shell:openExternal': { req: { url: string }; res: null }
+}
+
+/** A notification for the page to show with its own `Notification` API (browser mode only). */
+export interface PageNotification {
+  /** One per conversation: a newer one replaces the notification shown under the same key. */
+  key: string
+  conversationId: ConversationId
+  title: string
+  body: string
+  silent: boolean
 }
 
 export interface EventContract {
@@ -49,6 +74,11 @@ export interface EventContract {
   'push:status': PushStatus
   /** The user clicked a notification: show this conversation. */
   'conversations:focus': { conversationId: ConversationId }
+  'desktop:changed': DesktopState
+  /** Browser mode: show this notification (the Electron shell shows its own). */
+  'notifications:show': PageNotification
+  /** Browser mode: the notification under this key is out of date (its conversation was read). */
+  'notifications:close': { key: string }
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -96,6 +126,14 @@ const invokeChannels = {
   'messages:send': true,
   'messages:retry': true,
   'messages:discard': true,
+  'conversations:mute': true,
+  'conversations:unmute': true,
+  'desktop:get': true,
+  'presence:set': true,
+  'presence:activity': true,
+  'notifications:mute': true,
+  'notifications:unmute': true,
+  'settings:update': true,
   'shell:openExternal': true
 } satisfies Record<InvokeChannel, true>
 
@@ -105,7 +143,10 @@ const eventNames = {
   'messages:received': true,
   'outbox:changed': true,
   'push:status': true,
-  'conversations:focus': true
+  'conversations:focus': true,
+  'desktop:changed': true,
+  'notifications:show': true,
+  'notifications:close': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

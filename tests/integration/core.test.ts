@@ -10,7 +10,7 @@ import { createAppCore, type AppCore } from '../../src/main/core/app-core'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { SessionState } from '../../src/shared/domain'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
-import { FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
+import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
 
 interface Harness {
   core: AppCore
@@ -59,6 +59,9 @@ function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'prefe
     preferences,
     notifier,
     window,
+    idle: new FakeIdle(),
+    display: new RecordingDisplay(),
+    host: { tray: false, startAtLogin: false },
     events,
     openExternal: async () => undefined,
     log: quietLog
@@ -159,7 +162,8 @@ describe('live messages', () => {
     expect(received).toMatchObject({ conversationId: chatId, senderId: bea.id, senderName: 'Bea', system: false })
     const list = await app.events.waitFor('conversations:changed', (conversations) => conversations[0]?.unreadCount === 2)
     expect(list[0]).toMatchObject({ id: chatId, kind: 'dm', name: 'Bea', preview: { text: 'are you there?' } })
-    expect(app.notifier.shown.map((shown) => [shown.title, shown.body])).toContainEqual(['Bea', 'are you there?'])
+    // The chat's first message was news too (nothing was open): one notification stands for both.
+    expect(app.notifier.shown.at(-1)).toMatchObject({ key: chatId, title: 'Bea', body: '2 new messages' })
 
     app.notifier.shown.at(-1)?.onClick()
     expect(app.window.revealed).toBe(1)
@@ -399,7 +403,7 @@ describe('history', () => {
 })
 
 describe('notifications and the window', () => {
-  it('notifies of the first message in a new chat, and stays quiet while the window is in front', async () => {
+  it('notifies of the first message in a new chat, and stays quiet about the conversation on screen', async () => {
     const service = await serviceFor()
     const ada = await service.createUser({ name: 'Ada' })
     const bea = await service.signUp({ name: 'Bea' })
@@ -412,14 +416,27 @@ describe('notifications and the window', () => {
     await app.events.waitFor('messages:received', (message) => message.text === 'hello, new here')
     expect(app.notifier.shown.map((shown) => [shown.title, shown.body])).toEqual([['Bea', 'hello, new here']])
 
+    // Opening the chat with the window in front: its notification is out of date, and what
+    // arrives in it now is seen as it arrives.
+    const chatWithBea = app.notifier.shown[0]?.conversationId ?? ''
     app.window.focused = true
+    await app.call('conversations:open', { conversationId: chatWithBea })
+    expect(app.notifier.closed).toEqual([chatWithBea])
+    await service.sendDirectMessage(bea, ada.id, 'you are reading this')
+    await app.events.waitFor('messages:received', (message) => message.text === 'you are reading this')
+    expect(app.notifier.shown).toHaveLength(1)
+
+    // Another conversation is news even with the window in front.
     await service.sendDirectMessage(cy, ada.id, 'hi from Cy')
     await app.events.waitFor('messages:received', (message) => message.text === 'hi from Cy')
-    expect(app.notifier.shown).toHaveLength(1)
+    expect(app.notifier.shown.map((shown) => [shown.title, shown.body])).toEqual([
+      ['Bea', 'hello, new here'],
+      ['Cy', 'hi from Cy']
+    ])
     const list = app.events.all('conversations:changed').at(-1) ?? []
     expect(list.map((conversation) => [conversation.name, conversation.unreadCount])).toEqual([
       ['Cy', 1],
-      ['Bea', 1]
+      ['Bea', 0]
     ])
   })
 

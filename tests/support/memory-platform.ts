@@ -5,11 +5,14 @@ import type {
   AppWindow,
   DesktopNotification,
   EventSink,
+  IdleSource,
   Notifier,
   PreferenceValues,
   Preferences,
+  StatusDisplay,
   TokenVault
 } from '../../src/main/core/ports'
+import type { DesktopState } from '../../src/shared/domain'
 import type { Log } from '../../src/main/log/log'
 
 export class MemoryVault implements TokenVault {
@@ -37,8 +40,33 @@ export class MemoryPreferences implements Preferences {
 
 export class RecordingNotifier implements Notifier {
   readonly shown: DesktopNotification[] = []
+  readonly closed: string[] = []
   show(notification: DesktopNotification): void {
     this.shown.push(notification)
+  }
+  close(key: string): void {
+    this.closed.push(key)
+  }
+}
+
+/** Idleness a test sets by hand. */
+export class FakeIdle implements IdleSource {
+  seconds = 0
+  activity = 0
+  idleSeconds(): number {
+    return this.seconds
+  }
+  noteActivity(): void {
+    this.activity += 1
+    this.seconds = 0
+  }
+}
+
+/** What the host shows of the desktop state (the tray), as a list of what it was told. */
+export class RecordingDisplay implements StatusDisplay {
+  readonly shown: DesktopState[] = []
+  show(state: DesktopState): void {
+    this.shown.push(state)
   }
 }
 

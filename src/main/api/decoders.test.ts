@@ -59,6 +59,7 @@ describe('domain mapping', () => {
       attachments: [{ type: 'image', url: 'http://x/i/1' }],
       createdAt: 1751412575,
       system: false,
+      aboutUserIds: [],
       deleted: false
     })
   })
@@ -67,7 +68,17 @@ describe('domain mapping', () => {
     const tombstone = toMessage(wireMessage.parse({ ...message, deleted_at: '2025-07-01T23:40:22.8912Z', deletion_actor: 'sender' }), 'g')
     expect(tombstone.deleted).toBe(true)
     const system = toMessage(wireMessage.parse({ ...message, user_id: 'system', sender_id: 'system', sender_type: 'system', system: true }), 'g')
-    expect(system).toMatchObject({ system: true, senderId: 'system' })
+    expect(system).toMatchObject({ system: true, senderId: 'system', aboutUserIds: [] })
+  })
+
+  it('names who a system message is about: the added, the joined, the removed', () => {
+    const about = (event: unknown): string[] =>
+      toMessage(wireMessage.parse({ ...message, sender_type: 'system', system: true, event }), 'g').aboutUserIds
+    expect(about({ type: 'membership.announce.added', data: { adder_user: { id: 5 }, added_users: [{ id: 7 }, { id: '8' }] } })).toEqual(['7', '8'])
+    expect(about({ type: 'membership.announce.joined', data: { user: { id: '9' } } })).toEqual(['9'])
+    expect(about({ type: 'membership.notifications.removed', data: { remover_user: { id: '5' }, removed_user: { id: '6' } } })).toEqual(['6'])
+    expect(about({ type: 'group.name_change', data: { user: { id: '5' } } })).toEqual([])
+    expect(about({ type: 'membership.announce.added', data: 'junk' })).toEqual([])
   })
 
   it('names a DM conversation after the other user', () => {
@@ -86,7 +97,8 @@ describe('domain mapping', () => {
       lastActivityAt: 50,
       lastMessageId: '77',
       preview: { senderName: 'Ada', text: 'yo', hasAttachments: false },
-      unreadCount: 0
+      unreadCount: 0,
+      mute: null
     })
   })
 

@@ -238,3 +238,12 @@ export const failureBody = z.looseObject({
     .nullish()
     .catch(null)
 })
+
+/** MU1/MU2's answer (§8, §15.4): the caller's membership as a mute. `muted_until` is Unix seconds. */
+export const muteEnvelope = z.looseObject({
+  membership: z.looseObject({
+    muted: z.boolean(),
+    muted_until: z.number().int().nullish().transform((value) => value ?? null)
+  })
+})
+export type WireMute = z.infer<typeof muteEnvelope>['membership']

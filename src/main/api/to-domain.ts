@@ -42,6 +42,25 @@ export function conversationIdOf(wire: WireMessage): ConversationId | null {
   return wire.group_id ?? wire.chat_id ?? wire.conversation_id ?? null
 }
 
+/** The system events that are about people, and the keys of their `data` that name them (§14.5). */
+const PEOPLE_IN_EVENTS: Record<string, readonly string[]> = {
+  'membership.announce.added': ['added_users'],
+  'membership.announce.joined': ['user'],
+  'membership.announce.rejoined': ['user'],
+  'membership.notifications.exited': ['removed_user'],
+  'membership.notifications.removed': ['removed_user']
+}
+
+function usersAbout(event: WireMessage['event']): string[] {
+  const keys = event === null || event === undefined ? undefined : PEOPLE_IN_EVENTS[event.type]
+  const data = event?.data
+  if (keys === undefined || typeof data !== 'object' || data === null) return []
+  return keys.flatMap((key) => [(data as Record<string, unknown>)[key]].flat()).flatMap((person) => {
+    const id = typeof person === 'object' && person !== null ? (person as { id?: unknown }).id : undefined
+    return typeof id === 'string' || typeof id === 'number' ? [String(id)] : []
+  })
+}
+
 export function toMessage(wire: WireMessage, conversationId: ConversationId): Message {
   const system = wire.system === true || wire.sender_type === 'system'
   return {
@@ -55,6 +74,7 @@ export function toMessage(wire: WireMessage, conversationId: ConversationId): Me
     attachments: toAttachments(wire.attachments),
     createdAt: wire.created_at,
     system,
+    aboutUserIds: system ? usersAbout(wire.event) : [],
     // A tombstone (§10) has `deleted_at` set; `deletion_actor` alone also counts, for payloads
     // that dropped the time.
     deleted: (wire.deleted_at !== undefined && wire.deleted_at !== null) || wire.deletion_actor !== null
@@ -80,7 +100,8 @@ export function groupToConversation(group: WireGroup): Conversation {
     lastActivityAt: lastMessageAt !== null && lastMessageAt > 0 ? lastMessageAt : (group.created_at ?? group.updated_at ?? 0),
     lastMessageId: messages?.last_message_id ?? null,
     preview: preview === null ? null : previewOf(preview.nickname, preview.text, preview.attachments?.length ?? 0, preview.image_url),
-    unreadCount: 0
+    unreadCount: 0,
+    mute: null
   }
 }
 
@@ -94,7 +115,8 @@ export function chatToConversation(chat: WireChat, meId: string): Conversation {
     lastActivityAt: chat.updated_at ?? last?.created_at ?? chat.created_at ?? 0,
     lastMessageId: last?.id ?? null,
     preview: last === null ? null : previewOf(last.name, last.text, toAttachments(last.attachments).length, null),
-    unreadCount: 0
+    unreadCount: 0,
+    mute: null
   }
 }
 

@@ -28,7 +28,9 @@ function fakeCore() {
   const core: AppCore = {
     handlers: new Proxy({} as InvokeHandlers, { get: () => async () => null }),
     start: vi.fn(async () => undefined),
-    stop: vi.fn(async () => undefined)
+    stop: vi.fn(async () => undefined),
+    locked: vi.fn(),
+    resumed: vi.fn()
   }
   return {
     built,
@@ -66,7 +68,7 @@ describe('startBrowserApp', () => {
     expect(dependencies.window.isFocused()).toBe(false)
 
     const onClick = vi.fn()
-    dependencies.notifier.show({ title: 'Ada', body: 'hello', onClick })
+    dependencies.notifier.show({ key: 'g1', conversationId: 'g1', title: 'Ada', body: 'hello', silent: false, onClick })
     expect(app.notifications).toHaveLength(1)
     app.notifications[0]?.onClick()
     expect(onClick).toHaveBeenCalled()

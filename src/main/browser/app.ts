@@ -18,7 +18,7 @@ import { FileTokenVault } from './file-token-vault'
 import { startBrowserHost } from './host'
 import { JsonFileStore } from './json-file-store'
 import { PageWindow } from './page-window'
-import { RecordingNotifier } from './recording-notifier'
+import { PageNotifier } from './page-notifier'
 
 export interface BrowserAppOptions {
   /** Where the session token and preferences are kept; created private (0700) if missing. */
@@ -56,7 +56,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const config = options.config ?? resolveServiceConfig(settings.get('service'), options.environment ?? process.env)
   const events = new EventQueue()
   const window = new PageWindow()
-  const notifier = new RecordingNotifier(log)
+  const notifier = new PageNotifier(events, log)
 
   const createCore = options.createCore ?? createAppCore
   const core = createCore({
@@ -65,6 +65,10 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     preferences: new StoredPreferences(settings, log),
     notifier,
     window,
+    idle: window,
+    // No tray in a browser: the page shows the badge in its title and icon, from the same state.
+    display: { show: () => undefined },
+    host: { tray: false, startAtLogin: false },
     events,
     openExternal: options.openExternal ?? ((url) => openWithSystem(url, log)),
     log

@@ -1,13 +1,16 @@
 // The whole of main's behaviour, free of Electron: the Electron shell (`src/main/index.ts`) and
 // browser mode (`src/main/browser/`) each build one of these and carry its handlers and events
 // to the renderer over their own transport.
-import type { Conversation, ConversationId, Me, Message, PushStatus } from '../../shared/domain'
+import { randomUUID } from 'node:crypto'
+import type { Conversation, ConversationId, DesktopState, Me, Message, MuteDuration, PushStatus } from '../../shared/domain'
 import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
-import { notificationFor, shouldNotify } from './notify-policy'
+import { Desktop } from './desktop'
+import { muteFor } from './mute'
+import { Notifications } from './notifications'
 import { Outbox } from './outbox'
-import type { AppWindow, EventSink, Notifier, Preferences, ServiceConnection, TokenVault } from './ports'
+import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { Timelines } from './timelines'
@@ -19,13 +22,24 @@ export interface AppCoreDependencies {
   preferences: Preferences
   notifier: Notifier
   window: AppWindow
+  idle: IdleSource
+  /** The tray in Electron; browser mode shows the state in the page only. */
+  display: StatusDisplay
+  /** What this host offers the user. */
+  host: DesktopState['host']
   events: EventSink
   openExternal: (url: string) => Promise<void>
   log: Log
+  /** Unix milliseconds; tests pass a clock of their own. */
+  now?: () => number
 }
 
 export interface AppCore {
   handlers: InvokeHandlers
+  /** The host saw the screen lock or the computer go to sleep. */
+  locked(): void
+  /** The host saw the computer wake or the screen unlock. */
+  resumed(): void
   /** Restores a kept session and connects push; resolves once that has been attempted. */
   start(): Promise<void>
   /** Disconnects push and stops timers; safe to call more than once. */
@@ -34,6 +48,7 @@ export interface AppCore {
 
 export function createAppCore(deps: AppCoreDependencies): AppCore {
   const { events, log } = deps
+  const now = deps.now ?? Date.now
   let openConversationId: ConversationId | null = null
 
   let pushStatus: PushStatus = 'offline'
@@ -74,6 +89,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       openConversationId = null
       timelines.clear()
       conversations.clear()
+      notifications.clear()
+      desktop.reset()
       setPushStatus('offline')
     }
   })
@@ -81,7 +98,48 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const conversations = new Conversations({
     service: gateway,
     preferences: deps.preferences,
-    changed: (list) => events.emit('conversations:changed', list)
+    now,
+    changed: (list) => {
+      events.emit('conversations:changed', list)
+      desktop.unreadChanged()
+    }
+  })
+  const desktop: Desktop = new Desktop({
+    preferences: deps.preferences,
+    idle: deps.idle,
+    now,
+    host: deps.host,
+    unreadCount: () => conversations.badgeCount(),
+    changed: (state) => {
+      events.emit('desktop:changed', state)
+      deps.display.show(state)
+    }
+  })
+  const notifications = new Notifications({
+    notifier: deps.notifier,
+    situation: (conversationId) => {
+      const me = session.me
+      const conversation = conversations.get(conversationId)
+      if (me === null || conversation === undefined) return null
+      const state = desktop.state
+      return {
+        me,
+        conversation,
+        nickname: null,
+        lookingAt: deps.window.isFocused() ? openConversationId : null,
+        status: state.status,
+        globallyMuted: state.mute !== null,
+        settings: state.settings
+      }
+    },
+    open: (conversationId) => {
+      deps.window.reveal()
+      events.emit('conversations:focus', { conversationId })
+    },
+    reply: (conversationId, text) => {
+      if (session.me === null || conversations.get(conversationId) === undefined) return
+      outbox.enqueue(conversationId, text, randomUUID())
+    }
   })
   const timelines = new Timelines(gateway)
   const outbox = new Outbox({
@@ -123,21 +181,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   function announce(message: Message, isNew: boolean): void {
     events.emit('messages:received', message)
-    const me = session.me
-    if (isNew && me !== null && shouldNotify(message, { meId: me.id, windowFocused: deps.window.isFocused() })) notify(message)
-  }
-
-  function notify(message: Message): void {
-    const conversation = conversations.get(message.conversationId)
-    const { title, body } = notificationFor(message, conversation?.name ?? message.senderName)
-    deps.notifier.show({
-      title,
-      body,
-      onClick: () => {
-        deps.window.reveal()
-        events.emit('conversations:focus', { conversationId: message.conversationId })
-      }
-    })
+    if (isNew) notifications.consider({ kind: 'message', message })
   }
 
   async function refreshConversations(): Promise<Conversation[]> {
@@ -208,6 +252,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })
       conversations.markRead(conversationId)
+      notifications.seen(conversationId)
       return { conversation: conversations.get(conversationId) ?? conversation, ...page, pending: outbox.pendingIn(conversationId) }
     },
     'conversations:close': async ({ conversationId }) => {
@@ -234,16 +279,45 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.discard(conversationId, clientId)
       return null
     },
+    'conversations:mute': ({ conversationId, duration }) => muteConversation(conversationId, duration),
+    'conversations:unmute': ({ conversationId }) => muteConversation(conversationId, null),
+    'desktop:get': async () => desktop.state,
+    'presence:set': async ({ status }) => desktop.setStatus(status),
+    'presence:activity': async () => {
+      desktop.activity()
+      return null
+    },
+    'notifications:mute': async ({ duration }) => desktop.mute(duration),
+    'notifications:unmute': async () => desktop.unmute(),
+    'settings:update': async ({ changes }) => desktop.updateSettings(changes),
     'shell:openExternal': async ({ url }) => {
       await deps.openExternal(url)
       return null
     }
   }
 
+  /** Mutes (or with null, unmutes) one conversation: a group on the service, so the mute follows the account; a chat here. */
+  async function muteConversation(conversationId: ConversationId, duration: MuteDuration | null): Promise<Conversation> {
+    const conversation = requireConversation(conversationId)
+    const wanted = duration === null ? null : muteFor(duration, now())
+    let mute = wanted
+    if (conversation.kind === 'group') {
+      if (wanted === null) await gateway.unmuteGroup(conversationId)
+      else mute = await gateway.muteGroup(conversationId, wanted.until)
+    }
+    return conversations.setMute(conversationId, mute) ?? conversation
+  }
+
   return {
     handlers,
-    start: () => session.restore(),
+    locked: () => desktop.locked(),
+    resumed: () => desktop.resumed(),
+    start: async () => {
+      desktop.start()
+      await session.restore()
+    },
     stop: async () => {
+      desktop.stop()
       outbox.stop()
       await push.stop()
     }

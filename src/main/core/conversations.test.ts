@@ -10,7 +10,7 @@ const CHAT = '1+2'
 
 function conversationsOver(service: MemoryService, preferences = new MemoryPreferences()) {
   const announced: Conversation[][] = []
-  const conversations = new Conversations({ service, preferences, changed: (list) => void announced.push(list) })
+  const conversations = new Conversations({ service, preferences, now: () => Date.now(), changed: (list) => void announced.push(list) })
   return { conversations, preferences, announced }
 }
 

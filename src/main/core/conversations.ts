@@ -1,13 +1,16 @@
 // The conversation list: groups and direct messages together, newest activity first, each with
 // its last message and how many messages arrived since the user last looked. The service keeps no
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
-import type { Conversation, ConversationId, Message } from '../../shared/domain'
+import type { Conversation, ConversationId, Message, Mute } from '../../shared/domain'
 import { compareIds } from '../../shared/conversation-id'
+import { inForce } from './mute'
 import type { ConversationService, Preferences } from './ports'
 
 export interface ConversationsDependencies {
   service: ConversationService
   preferences: Preferences
+  /** Unix milliseconds: a conversation's mute ends on time. */
+  now: () => number
   changed(conversations: Conversation[]): void
 }
 
@@ -28,13 +31,32 @@ export class Conversations {
   }
 
   list(): Conversation[] {
-    return [...this.#byId.values()].sort(
+    return [...this.#byId.values()].map((conversation) => this.#withMuteInForce(conversation)).sort(
       (a, b) => b.lastActivityAt - a.lastActivityAt || compareIds(b.lastMessageId ?? b.id, a.lastMessageId ?? a.id)
     )
   }
 
   get(conversationId: ConversationId): Conversation | undefined {
-    return this.#byId.get(conversationId)
+    const conversation = this.#byId.get(conversationId)
+    return conversation === undefined ? undefined : this.#withMuteInForce(conversation)
+  }
+
+  /** What the badge counts: unread messages in conversations that are not muted. */
+  badgeCount(): number {
+    return this.list().reduce((sum, conversation) => sum + (conversation.mute === null ? conversation.unreadCount : 0), 0)
+  }
+
+  /**
+   * The conversation's mute is now this (null: unmuted). A chat's mute is kept on this device; a
+   * group's lives on the service, which the caller has already told.
+   */
+  setMute(conversationId: ConversationId, mute: Mute | null): Conversation | undefined {
+    const conversation = this.#byId.get(conversationId)
+    if (!conversation) return undefined
+    if (conversation.kind === 'dm') this.#saveChatMute(conversationId, mute)
+    this.#byId.set(conversationId, { ...conversation, mute })
+    this.#announce()
+    return this.get(conversationId)
   }
 
   /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */
@@ -48,7 +70,13 @@ export class Conversations {
     // only the latest one started is allowed to replace the list.
     if (generation !== this.#refreshes || this.#meId !== meId) return this.list()
     if (firstLook && this.#readState() === undefined) this.#saveReadState({})
-    this.#byId = new Map(counted.map((conversation) => [conversation.id, this.#newerOf(conversation, this.#byId.get(conversation.id))]))
+    const chatMutes = this.#chatMutes()
+    this.#byId = new Map(
+      counted.map((conversation) => {
+        const withMute = conversation.kind === 'dm' ? { ...conversation, mute: chatMutes[conversation.id] ?? null } : conversation
+        return [conversation.id, this.#newerOf(withMute, this.#byId.get(conversation.id))]
+      })
+    )
     this.#announce()
     return this.list()
   }
@@ -116,6 +144,23 @@ export class Conversations {
     if (fetched.lastMessageId !== null && compareIds(fetched.lastMessageId, known.lastMessageId) >= 0) return fetched
     const { lastActivityAt, lastMessageId, preview, unreadCount } = known
     return { ...fetched, lastActivityAt, lastMessageId, preview, unreadCount }
+  }
+
+  #withMuteInForce(conversation: Conversation): Conversation {
+    const mute = inForce(conversation.mute, this.#deps.now())
+    return mute === conversation.mute ? conversation : { ...conversation, mute }
+  }
+
+  /** This account's chat mutes on this device. */
+  #chatMutes(): Record<ConversationId, Mute> {
+    return this.#meId === null ? {} : (this.#deps.preferences.get('chatMutes')?.[this.#meId] ?? {})
+  }
+
+  #saveChatMute(conversationId: ConversationId, mute: Mute | null): void {
+    if (this.#meId === null) return
+    const { [conversationId]: _previous, ...others } = this.#chatMutes()
+    const mutes = mute === null ? others : { ...others, [conversationId]: mute }
+    this.#deps.preferences.set('chatMutes', { ...this.#deps.preferences.get('chatMutes'), [this.#meId]: mutes })
   }
 
   #countsAsUnread(message: Message): boolean {

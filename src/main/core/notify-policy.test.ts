@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../shared/domain'
-import { notificationFor, shouldNotify } from './notify-policy'
+import { mentions, notificationFor, shouldNotify, type Happening, type NotifyContext } from './notify-policy'
+
+const ME = '1'
+const GROUP = '42'
 
 function message(overrides: Partial<Message> = {}): Message {
   return {
-    id: '100000000000000001',
-    conversationId: '42',
-    sourceGuid: 'guid-1',
+    id: '100',
+    conversationId: GROUP,
+    sourceGuid: 'g',
     senderId: '2',
     senderName: 'Bea',
     senderAvatarUrl: null,
@@ -14,40 +17,111 @@ function message(overrides: Partial<Message> = {}): Message {
     attachments: [],
     createdAt: 1_700_000_000,
     system: false,
+    aboutUserIds: [],
     deleted: false,
     ...overrides
   }
 }
 
+const context: NotifyContext = {
+  meId: ME,
+  myNames: ['Ada Lovelace', 'ada'],
+  lookingAt: null,
+  status: 'active',
+  globallyMuted: false,
+  conversationMuted: false,
+  enabled: true
+}
+
+const aMessage = (overrides: Partial<Message> = {}): Happening => ({ kind: 'message', message: message(overrides) })
+const aReaction = (overrides: { reactorId?: string; onMessageBy?: string } = {}): Happening => ({
+  kind: 'reaction',
+  conversationId: GROUP,
+  reactorId: overrides.reactorId ?? '2',
+  reactorName: 'Bea',
+  emoji: '❤️',
+  message: message({ senderId: overrides.onMessageBy ?? ME, senderName: 'Ada' })
+})
+const mention = aMessage({ text: '@ada can you look?' })
+
 describe('shouldNotify', () => {
-  it('notifies of a message from someone else while the window is in the background', () => {
-    expect(shouldNotify(message(), { meId: '1', windowFocused: false })).toBe(true)
+  it.each<[string, Happening, Partial<NotifyContext>, boolean]>([
+    ['a message from someone else', aMessage(), {}, true],
+    ['your own message', aMessage({ senderId: ME }), {}, false],
+    ['a deleted message', aMessage({ deleted: true }), {}, false],
+    ['a system message about others', aMessage({ system: true, senderId: 'system', aboutUserIds: ['3'] }), {}, false],
+    ['a system message about you (added, removed)', aMessage({ system: true, senderId: 'system', aboutUserIds: [ME] }), {}, true],
+    ['while the window shows that conversation', aMessage(), { lookingAt: GROUP }, false],
+    ['while the window shows another conversation', aMessage(), { lookingAt: '43' }, true],
+    ['while Away', aMessage(), { status: 'away' }, true],
+    ['during Do not disturb', aMessage(), { status: 'dnd' }, false],
+    ['under a global mute', aMessage(), { globallyMuted: true }, false],
+    ['with desktop notifications turned off', aMessage(), { enabled: false }, false],
+    ['in a muted conversation', aMessage(), { conversationMuted: true }, false],
+    ['a mention in a muted conversation', mention, { conversationMuted: true }, true],
+    ['a mention during Do not disturb', mention, { status: 'dnd' }, false],
+    ['a mention under a global mute', mention, { globallyMuted: true }, false],
+    ['a reaction to your message', aReaction(), {}, true],
+    ['a reaction to your message in a muted conversation', aReaction(), { conversationMuted: true }, true],
+    ['a reaction to your message during Do not disturb', aReaction(), { status: 'dnd' }, false],
+    ['a reaction to your message under a global mute', aReaction(), { globallyMuted: true }, false],
+    ['a reaction to someone else’s message', aReaction({ onMessageBy: '3' }), {}, false],
+    ['your own reaction to your message', aReaction({ reactorId: ME }), {}, false],
+    ['a reaction while the window shows that conversation', aReaction(), { lookingAt: GROUP }, false]
+  ])('%s → %s', (_case, happening, overrides, expected) => {
+    expect(shouldNotify(happening, { ...context, ...overrides })).toBe(expected)
+  })
+})
+
+describe('mentions', () => {
+  it.each<[string, boolean]>([
+    ['@Ada Lovelace, lunch?', true],
+    ['lunch, @ADA?', true],
+    ['@ada', true],
+    ['(@ada)', true],
+    ['@adam is here', false],
+    ['mail ada@example.com', false],
+    ['ada, lunch?', false],
+    ['x@ada', false]
+  ])('%s → %s', (text, expected) => {
+    expect(mentions(text, ['Ada Lovelace', 'ada'])).toBe(expected)
   })
 
-  it('stays quiet while the user is looking at the app', () => {
-    expect(shouldNotify(message(), { meId: '1', windowFocused: true })).toBe(false)
-  })
-
-  it('never notifies of the user’s own messages', () => {
-    expect(shouldNotify(message({ senderId: '1' }), { meId: '1', windowFocused: false })).toBe(false)
-  })
-
-  it('never notifies of system messages', () => {
-    expect(shouldNotify(message({ system: true, senderId: 'system' }), { meId: '1', windowFocused: false })).toBe(false)
+  it('ignores an empty nickname', () => {
+    expect(mentions('@ hello', ['', '  '])).toBe(false)
   })
 })
 
 describe('notificationFor', () => {
+  const options = { conversationName: 'Climbing', unseen: 1, showMessageText: true }
+
   it('titles a group message with the group and prefixes the sender', () => {
-    expect(notificationFor(message(), 'Climbing')).toEqual({ title: 'Climbing', body: 'Bea: Lunch?' })
+    expect(notificationFor(aMessage(), options)).toEqual({ title: 'Climbing', body: 'Bea: Lunch?' })
   })
 
   it('titles a direct message with the sender', () => {
-    expect(notificationFor(message({ conversationId: '1+2' }), 'Bea')).toEqual({ title: 'Bea', body: 'Lunch?' })
+    expect(notificationFor(aMessage({ conversationId: '1+2' }), { ...options, conversationName: 'Bea' })).toEqual({ title: 'Bea', body: 'Lunch?' })
   })
 
   it('describes a message that has only a picture', () => {
-    const picture = message({ text: '', attachments: [{ type: 'image', url: 'http://x/image/i/1' }] })
-    expect(notificationFor(picture, 'Climbing').body).toBe('Bea: sent a picture')
+    const picture = aMessage({ text: '', attachments: [{ type: 'image', url: 'http://x/image/i/1' }] })
+    expect(notificationFor(picture, options).body).toBe('Bea: sent a picture')
+  })
+
+  it('counts what one notification stands for', () => {
+    expect(notificationFor(aMessage(), { ...options, unseen: 3 })).toEqual({ title: 'Climbing', body: '3 new messages in Climbing' })
+    expect(notificationFor(aMessage({ conversationId: '1+2' }), { ...options, conversationName: 'Bea', unseen: 2 })).toEqual({
+      title: 'Bea',
+      body: '2 new messages'
+    })
+  })
+
+  it('says who wrote but not what when message text is hidden', () => {
+    expect(notificationFor(aMessage(), { ...options, showMessageText: false })).toEqual({ title: 'Climbing', body: 'New message from Bea' })
+  })
+
+  it('tells of a reaction, quoting the message only when text is shown', () => {
+    expect(notificationFor(aReaction(), options).body).toBe('Bea reacted ❤️ to your message: "Lunch?"')
+    expect(notificationFor(aReaction(), { ...options, showMessageText: false }).body).toBe('Bea reacted ❤️ to your message')
   })
 })

@@ -1,25 +1,96 @@
-// When a new message earns a desktop notification. Kept pure so the rule reads in one place.
+// When something earns a desktop notification, and what it says. Pure, so the whole rule reads
+// in one place and a table of cases pins it (notify-policy.test.ts).
 import { conversationKind } from '../../shared/conversation-id'
-import type { Message } from '../../shared/domain'
+import type { ConversationId, Message, PresenceStatus } from '../../shared/domain'
+
+/** Something that happened in a conversation: a message arrived, or someone reacted to one of yours. */
+export type Happening =
+  | { kind: 'message'; message: Message }
+  | { kind: 'reaction'; conversationId: ConversationId; reactorId: string; reactorName: string; emoji: string; message: Message }
 
 export interface NotifyContext {
   meId: string
-  /** The user is looking at the app. */
-  windowFocused: boolean
+  /** How others write your name in this conversation: your name, and your nickname in a group. */
+  myNames: readonly string[]
+  /** The conversation on screen while the window has focus; null when the user is elsewhere. */
+  lookingAt: ConversationId | null
+  status: PresenceStatus
+  /** Notifications are muted globally (the timed mute in the tray or the header). */
+  globallyMuted: boolean
+  conversationMuted: boolean
+  /** The "Desktop notifications" setting. */
+  enabled: boolean
 }
 
-export function shouldNotify(message: Message, context: NotifyContext): boolean {
-  if (message.senderId === context.meId) return false
-  // Joins, renames and the like are history, not something to interrupt anyone for.
-  if (message.system || message.deleted) return false
-  // Someone looking at the app sees the message arrive; a banner on top would only repeat it.
-  return !context.windowFocused
+/**
+ * Whether to notify. Never for your own doing, nor while the user reads that conversation. Do not
+ * disturb and a global mute silence everything; a conversation's mute lets through only what is
+ * addressed to you: a mention of your name, and a reaction to your message.
+ */
+export function shouldNotify(happening: Happening, context: NotifyContext): boolean {
+  if (!context.enabled || context.status === 'dnd' || context.globallyMuted) return false
+  const conversationId = happening.kind === 'message' ? happening.message.conversationId : happening.conversationId
+  if (context.lookingAt === conversationId) return false
+  if (happening.kind === 'reaction') {
+    return happening.reactorId !== context.meId && happening.message.senderId === context.meId
+  }
+  const { message } = happening
+  if (message.senderId === context.meId || message.deleted) return false
+  // Joins, renames and the like are history, unless they are about you (you were added, removed).
+  if (message.system) return message.aboutUserIds.includes(context.meId)
+  return !context.conversationMuted || mentions(message.text, context.myNames)
 }
 
-export function notificationFor(message: Message, conversationName: string): { title: string; body: string } {
-  const body = message.text.trim() !== '' ? message.text : describeAttachments(message)
-  if (conversationKind(message.conversationId) === 'dm') return { title: message.senderName, body }
-  return { title: conversationName, body: `${message.senderName}: ${body}` }
+/**
+ * Whether `text` mentions one of `names` as `@name`, case-insensitively, where the name ends at a
+ * word boundary ("@Ada" in "@Ada, lunch?" but not in "@Adam").
+ */
+export function mentions(text: string, names: readonly string[]): boolean {
+  const lower = text.toLocaleLowerCase()
+  return names.some((name) => {
+    const wanted = `@${name.trim().toLocaleLowerCase()}`
+    if (wanted === '@') return false
+    for (let at = lower.indexOf(wanted); at !== -1; at = lower.indexOf(wanted, at + 1)) {
+      const before = lower[at - 1]
+      const after = lower[at + wanted.length]
+      if ((before === undefined || !isWordCharacter(before)) && (after === undefined || !isWordCharacter(after))) return true
+    }
+    return false
+  })
+}
+
+function isWordCharacter(character: string): boolean {
+  return /[\p{L}\p{N}_]/u.test(character)
+}
+
+export interface NotificationText {
+  title: string
+  body: string
+}
+
+export interface NotificationOptions {
+  conversationName: string
+  /** Happenings in this conversation not yet seen, this one included. */
+  unseen: number
+  /** Off: say who wrote, not what. */
+  showMessageText: boolean
+}
+
+/** What the notification says. Several unseen messages in one conversation share one notification. */
+export function notificationFor(happening: Happening, options: NotificationOptions): NotificationText {
+  const { conversationName, unseen, showMessageText } = options
+  if (happening.kind === 'reaction') {
+    const title = conversationName
+    const quoted = showMessageText && happening.message.text.trim() !== '' ? `: "${happening.message.text}"` : ''
+    return { title, body: `${happening.reactorName} reacted ${happening.emoji} to your message${quoted}` }
+  }
+  const { message } = happening
+  const isChat = conversationKind(message.conversationId) === 'dm'
+  const title = isChat ? message.senderName : conversationName
+  if (unseen > 1) return { title, body: isChat ? `${unseen} new messages` : `${unseen} new messages in ${conversationName}` }
+  if (!showMessageText) return { title, body: `New message from ${message.senderName}` }
+  const text = message.system || message.text.trim() !== '' ? message.text : describeAttachments(message)
+  return { title, body: isChat || message.system ? text : `${message.senderName}: ${text}` }
 }
 
 function describeAttachments(message: Message): string {

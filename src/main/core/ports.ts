@@ -2,7 +2,17 @@
 // it runs on. The composition roots (`src/main/index.ts` for Electron, `browser/app.ts` for
 // browser mode) build the real ones: the service connection in `service/`, the platform adapters
 // in `desktop/` or `browser/`. Tests pass in-memory fakes. Core imports none of those folders.
-import type { Conversation, ConversationId, Me, Message, PendingMessage, PushStatus } from '../../shared/domain'
+import type {
+  Conversation,
+  ConversationId,
+  DesktopState,
+  Me,
+  Message,
+  Mute,
+  PendingMessage,
+  PresenceStatus,
+  PushStatus
+} from '../../shared/domain'
 import type { EventContract, EventName } from '../../shared/ipc'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
@@ -41,8 +51,15 @@ export interface TimelineService {
   messagesAfter(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]>
 }
 
+/** Muting a group on the service, for the account (chats are muted on this device). */
+export interface GroupMuteService {
+  /** Mutes until `until` (Unix ms), or with no end when null; answers the mute the service keeps. */
+  muteGroup(groupId: ConversationId, until: number | null): Promise<Mute>
+  unmuteGroup(groupId: ConversationId): Promise<void>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message>
 }
 
@@ -105,16 +122,46 @@ export interface PreferenceValues {
   outbox: PendingMessage[]
   /** Who was signed in, so the app can show itself while the service is out of reach. */
   account: Me
+  /** The status the user chose (an automatic Away is not kept). */
+  presence: PresenceStatus
+  /** The global notification mute; null or absent when notifications are on. */
+  globalMute: Mute | null
+  /** The desktop settings, read leniently (core/settings.ts). */
+  settings: unknown
+  /** Mutes of chats, kept on this device (groups are muted on the service): account id → chat id → mute. */
+  chatMutes: Record<string, Record<ConversationId, Mute>>
 }
 
 export interface DesktopNotification {
+  /** One per conversation: showing another under the same key replaces it. */
+  key: string
+  conversationId: ConversationId
   title: string
   body: string
+  /** No sound (the Sound setting is off). */
+  silent: boolean
   onClick: () => void
+  /** Where the platform lets the user answer in the notification (macOS): sends the answer. */
+  onReply?: (text: string) => void
 }
 
 export interface Notifier {
   show(notification: DesktopNotification): void
+  /** The notification under this key is out of date: its conversation has been read. */
+  close(key: string): void
+}
+
+/** How long the user has been away from the keyboard, as this host can tell. */
+export interface IdleSource {
+  /** Seconds since the user last used the computer (Electron) or the page (browser mode). */
+  idleSeconds(): number
+  /** The page saw input: browser mode's only sign of activity; the system knows it in Electron. */
+  noteActivity(): void
+}
+
+/** Where the host shows the desktop state outside the page: the tray icon, its badge and menu. */
+export interface StatusDisplay {
+  show(state: DesktopState): void
 }
 
 export interface AppWindow {

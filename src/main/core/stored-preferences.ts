@@ -10,6 +10,8 @@ export interface KeyValueStore {
   delete(key: string): void
 }
 
+const muteSchema = z.object({ until: z.number().nullable() })
+
 /** How each saved value is checked on the way back in: a preference without one is a compile error. */
 const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceValues[K]> } = {
   deviceId: z.string().min(1).max(200),
@@ -25,7 +27,12 @@ const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceVa
       error: z.string().nullable()
     })
   ),
-  account: z.object({ id: z.string().min(1), name: z.string(), avatarUrl: z.string().nullable() })
+  account: z.object({ id: z.string().min(1), name: z.string(), avatarUrl: z.string().nullable() }),
+  presence: z.enum(['active', 'away', 'dnd']),
+  globalMute: muteSchema.nullable(),
+  // Read setting by setting, with defaults for the rest (settings.ts), so one bad value loses nothing else.
+  settings: z.unknown(),
+  chatMutes: z.record(z.string(), z.record(z.string(), muteSchema))
 }
 
 export class StoredPreferences implements Preferences {

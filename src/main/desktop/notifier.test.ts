@@ -31,9 +31,9 @@ beforeEach(() => {
 describe('ElectronNotifier', () => {
   it('shows a native notification whose click reaches onClick', () => {
     const onClick = vi.fn()
-    new ElectronNotifier(log).show({ title: 'Ada in General', body: 'Lunch?', onClick })
+    new ElectronNotifier(log).show({ key: 'g1', conversationId: 'g1', title: 'Ada in General', body: 'Lunch?', silent: false, onClick })
     const notification = electron.created[0] as FakeNotification
-    expect(notification.options).toEqual({ title: 'Ada in General', body: 'Lunch?' })
+    expect(notification.options).toEqual({ title: 'Ada in General', body: 'Lunch?', silent: false })
     expect(notification.shown).toBe(true)
     notification.emit('click')
     expect(onClick).toHaveBeenCalledTimes(1)
@@ -41,14 +41,14 @@ describe('ElectronNotifier', () => {
 
   it('logs a notification the system could not show', () => {
     const warn = vi.fn()
-    new ElectronNotifier({ ...log, warn }).show({ title: 't', body: 'b', onClick: vi.fn() })
+    new ElectronNotifier({ ...log, warn }).show({ key: 'g1', conversationId: 'g1', title: 't', body: 'b', silent: false, onClick: vi.fn() })
     ;(electron.created[0] as FakeNotification).emit('failed', {}, 'no notification daemon')
     expect(warn).toHaveBeenCalledWith('a notification could not be shown', 'no notification daemon')
   })
 
   it('shows nothing where the system has no notifications', () => {
     electron.supported = false
-    new ElectronNotifier(log).show({ title: 't', body: 'b', onClick: vi.fn() })
+    new ElectronNotifier(log).show({ key: 'g1', conversationId: 'g1', title: 't', body: 'b', silent: false, onClick: vi.fn() })
     expect(electron.created).toHaveLength(0)
   })
 })

@@ -1,45 +1,52 @@
-// Native notifications through Electron's Notification. Each shown notification is referenced
-// until it closes: a garbage-collected Notification no longer delivers its click
-// (https://github.com/electron/electron/issues/16922).
+// Native notifications through Electron's Notification, one per conversation: showing another
+// under the same key closes the one before, so a busy conversation updates its notification in
+// place. Each shown notification is referenced until it closes: a garbage-collected Notification
+// no longer delivers its click (https://github.com/electron/electron/issues/16922).
 import { Notification } from 'electron'
 import type { DesktopNotification, Notifier } from '../core/ports'
 import type { Log } from '../log/log'
 
-/** Some platforms never report `close`; beyond this many the oldest are let go. */
-const MAX_REFERENCED = 20
-
 export class ElectronNotifier implements Notifier {
   readonly #log: Log
-  readonly #shown = new Set<Notification>()
+  readonly #shown = new Map<string, Notification>()
 
   constructor(log: Log) {
     this.#log = log
   }
 
-  show({ title, body, onClick }: DesktopNotification): void {
+  show({ key, title, body, silent, onClick, onReply }: DesktopNotification): void {
     if (!Notification.isSupported()) {
       this.#log.info('notifications are not supported on this system; not showing one')
       return
     }
-    const notification = new Notification({ title, body })
-    this.#keep(notification)
+    this.close(key)
+    // Only macOS can answer from a notification; elsewhere `hasReply` is ignored.
+    const hasReply = process.platform === 'darwin' && onReply !== undefined
+    const notification = new Notification({ title, body, silent, ...(hasReply ? { hasReply: true, replyPlaceholder: 'Reply' } : {}) })
+    this.#shown.set(key, notification)
+    const forget = (): void => {
+      if (this.#shown.get(key) === notification) this.#shown.delete(key)
+    }
     notification.on('click', () => {
-      this.#shown.delete(notification)
+      forget()
       onClick()
     })
-    notification.on('close', () => this.#shown.delete(notification))
+    notification.on('reply', (_event, reply) => {
+      forget()
+      if (reply.trim() !== '') onReply?.(reply)
+    })
+    notification.on('close', forget)
     notification.on('failed', (_event, error) => {
-      this.#shown.delete(notification)
+      forget()
       this.#log.warn('a notification could not be shown', error)
     })
     notification.show()
   }
 
-  #keep(notification: Notification): void {
-    this.#shown.add(notification)
-    for (const oldest of this.#shown) {
-      if (this.#shown.size <= MAX_REFERENCED) break
-      this.#shown.delete(oldest)
-    }
+  close(key: string): void {
+    const shown = this.#shown.get(key)
+    if (shown === undefined) return
+    this.#shown.delete(key)
+    shown.close()
   }
 }

@@ -15,6 +15,7 @@ function message(id: number): Message {
     attachments: [],
     createdAt: 1_700_000_000 + id,
     system: false,
+    aboutUserIds: [],
     deleted: false
   }
 }

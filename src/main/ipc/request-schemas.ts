@@ -4,11 +4,13 @@ import { z } from 'zod'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
 import { MAX_MESSAGE_LENGTH } from '../../shared/limits'
 import { isWebUrl } from '../../shared/web-url'
+import { settingsSchema } from '../core/settings'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
 const messageId = z.string().regex(/^[0-9]{1,32}$/)
 const clientId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
+const muteDuration = z.enum(['oneHour', 'eightHours', 'untilTomorrow', 'untilTurnedOn'])
 
 export const requestSchemas = {
   'app:ready': empty,
@@ -28,5 +30,13 @@ export const requestSchemas = {
   'messages:send': z.strictObject({ conversationId, text: z.string().max(MAX_MESSAGE_LENGTH), clientId }),
   'messages:retry': z.strictObject({ conversationId, clientId }),
   'messages:discard': z.strictObject({ conversationId, clientId }),
+  'conversations:mute': z.strictObject({ conversationId, duration: muteDuration }),
+  'conversations:unmute': z.strictObject({ conversationId }),
+  'desktop:get': empty,
+  'presence:set': z.strictObject({ status: z.enum(['active', 'away', 'dnd']) }),
+  'presence:activity': empty,
+  'notifications:mute': z.strictObject({ duration: muteDuration }),
+  'notifications:unmute': empty,
+  'settings:update': z.strictObject({ changes: settingsSchema.partial() }),
   'shell:openExternal': z.strictObject({ url: z.string().max(8192).refine(isWebUrl, 'Only http(s) links can be opened.') })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

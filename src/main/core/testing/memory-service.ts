@@ -78,6 +78,7 @@ export class MemoryService implements MessageService {
       attachments: [],
       createdAt: writing.at ?? (this.now += 1),
       system: writing.system ?? false,
+      aboutUserIds: [],
       deleted: writing.deleted ?? false
     }
     conversation.messages.push(message)
@@ -131,7 +132,8 @@ export class MemoryService implements MessageService {
           lastActivityAt: last?.createdAt ?? stored.createdAt,
           lastMessageId: last?.id ?? null,
           preview: last ? { senderName: last.senderName, text: last.text, hasAttachments: false } : null,
-          unreadCount: 0
+          unreadCount: 0,
+          mute: null
         }
       })
     )

@@ -105,6 +105,7 @@ export function conversation(overrides: Partial<Conversation> & Pick<Conversatio
     lastMessageId: null,
     preview: null,
     unreadCount: 0,
+    mute: null,
     ...overrides
   }
 }
@@ -122,6 +123,7 @@ export function message(overrides: Partial<Message> & Pick<Message, 'conversatio
     attachments: [],
     createdAt: 1_700_000_000 + n * 60,
     system: false,
+    aboutUserIds: [],
     deleted: false,
     ...overrides
   }
