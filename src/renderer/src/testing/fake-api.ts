@@ -1,6 +1,6 @@
 // A stand-in for `window.api` in component tests: records every call, answers from a script the
 // test sets up, and lets the test play main's part by emitting events.
-import type { Conversation, Message, PendingMessage } from '../../../shared/domain'
+import type { Conversation, DesktopState, Message, PendingMessage } from '../../../shared/domain'
 import type {
   Api,
   ErrorCode,
@@ -37,6 +37,8 @@ export class FakeApi {
     this.returns('session:cancelVerification', null)
     this.returns('shell:openExternal', null)
     this.returns('messages:discard', null)
+    this.returns('desktop:get', desktopState())
+    this.returns('presence:activity', null)
   }
 
   readonly api: Api = {
@@ -106,6 +108,27 @@ export function conversation(overrides: Partial<Conversation> & Pick<Conversatio
     preview: null,
     unreadCount: 0,
     mute: null,
+    ...overrides
+  }
+}
+
+/** Active, nothing muted, nothing unread, the default settings, on a host with neither tray nor login item (browser mode). */
+export function desktopState(overrides: Partial<DesktopState> = {}): DesktopState {
+  return {
+    status: 'active',
+    statusIsAutomatic: false,
+    mute: null,
+    unreadCount: 0,
+    settings: {
+      desktopNotifications: true,
+      sound: true,
+      showMessageText: true,
+      autoAwayMinutes: 10,
+      keepRunningInTray: true,
+      startAtLogin: false,
+      theme: 'system'
+    },
+    host: { tray: false, startAtLogin: false },
     ...overrides
   }
 }

@@ -4,6 +4,7 @@ import { call, listen } from '../ipc'
 import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
 import { ConversationsModel } from './conversations.svelte'
+import { DesktopModel } from './desktop.svelte'
 import { SessionModel } from './session.svelte'
 
 export class AppModel {
@@ -11,6 +12,7 @@ export class AppModel {
   readonly connection = new ConnectionModel()
   readonly conversations = new ConversationsModel()
   readonly view = new ConversationViewModel()
+  readonly desktop = new DesktopModel()
   #stops: (() => void)[] = []
   /** Whose drafts the view holds: the last user who was signed in. */
   #draftsOf: string | null = null
@@ -21,12 +23,13 @@ export class AppModel {
       this.session.listen(),
       this.connection.listen(),
       this.view.listen(),
+      this.desktop.listen(),
       listen('conversations:changed', (list) => this.conversations.replace(list)),
       listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId))
     ]
     // Main holds events until this call; a failure here leaves nothing better to do than go on.
     await call('app:ready', {}).catch(() => {})
-    await this.session.load()
+    await Promise.all([this.session.load(), this.desktop.load()])
   }
 
   stop(): void {

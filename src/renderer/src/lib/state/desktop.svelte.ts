@@ -1,0 +1,62 @@
+// The desktop half of the app as main keeps it: your status, the global mute, the settings and the
+// badge count. Main sends it whole on every change (the tray may have changed it), so this only
+// mirrors it and carries the user's requests, keeping the last refusal to show.
+import type { DesktopState, MuteDuration, PresenceStatus, Settings, SettingsChanges } from '../../../../shared/domain'
+import { call, listen, messageOf } from '../ipc'
+
+export class DesktopModel {
+  /** `null` until main has answered: nothing is claimed about status or settings before then. */
+  state = $state<DesktopState | null>(null)
+  /** Why the last request was refused, in the user's words; cleared by the next one. */
+  error = $state<string | null>(null)
+
+  settings: Settings | null = $derived(this.state?.settings ?? null)
+  /** What the page's badge shows: unread messages outside muted conversations. */
+  unreadCount = $derived(this.state?.unreadCount ?? 0)
+
+  listen(): () => void {
+    return listen('desktop:changed', (state) => {
+      this.state = state
+    })
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.state = await call('desktop:get', {})
+    } catch (error) {
+      this.error = messageOf(error)
+    }
+  }
+
+  setStatus(status: PresenceStatus): Promise<boolean> {
+    return this.#request(() => call('presence:set', { status }))
+  }
+
+  mute(duration: MuteDuration): Promise<boolean> {
+    return this.#request(() => call('notifications:mute', { duration }))
+  }
+
+  unmute(): Promise<boolean> {
+    return this.#request(() => call('notifications:unmute', {}))
+  }
+
+  /** Resolves false when main refused: the settings are as they were, and `error` says why. */
+  updateSettings(changes: SettingsChanges): Promise<boolean> {
+    return this.#request(() => call('settings:update', { changes }))
+  }
+
+  dismissError(): void {
+    this.error = null
+  }
+
+  async #request(send: () => Promise<DesktopState>): Promise<boolean> {
+    this.error = null
+    try {
+      this.state = await send()
+      return true
+    } catch (error) {
+      this.error = messageOf(error)
+      return false
+    }
+  }
+}
