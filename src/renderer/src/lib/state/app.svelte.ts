@@ -1,5 +1,5 @@
 // The renderer's composition root: one instance of each concern, and the few rules that join them.
-import type { ConversationId, Me } from '../../../../shared/domain'
+import type { ConversationId, Me, MuteDuration } from '../../../../shared/domain'
 import { call, listen } from '../ipc'
 import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
@@ -42,6 +42,12 @@ export class AppModel {
     this.conversations.select(id)
     const opened = await this.view.open(id)
     if (opened) this.conversations.update(opened)
+  }
+
+  /** Mutes (or with `null` unmutes) the open conversation; the list shows it as soon as main agrees. */
+  async muteOpenConversation(duration: MuteDuration | null): Promise<void> {
+    const updated = await this.view.setMute(duration)
+    if (updated) this.conversations.update(updated)
   }
 
   openLink(url: string): void {

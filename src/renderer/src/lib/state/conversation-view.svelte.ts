@@ -1,6 +1,6 @@
 // The open conversation: its history, older pages on demand, live arrivals and the user's own
 // messages that main has not yet had accepted (the outbox).
-import type { Conversation, ConversationId, Message, PendingMessage } from '../../../../shared/domain'
+import type { Conversation, ConversationId, Message, MuteDuration, PendingMessage } from '../../../../shared/domain'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
 import { mergeMessages } from '../merge-messages'
@@ -14,6 +14,8 @@ export class ConversationViewModel {
   error = $state<string | null>(null)
   loadingOlder = $state(false)
   olderError = $state<string | null>(null)
+  /** Why the last mute or unmute was refused. */
+  muteError = $state<string | null>(null)
   #pending = $state<PendingMessage[]>([])
 
   /**
@@ -66,6 +68,7 @@ export class ConversationViewModel {
     this.#earlyPending = null
     this.hasOlder = false
     this.olderError = null
+    this.muteError = null
     this.status = 'loading'
     this.error = null
     try {
@@ -122,6 +125,27 @@ export class ConversationViewModel {
       if (this.conversationId === id) this.olderError = messageOf(error)
     } finally {
       this.loadingOlder = false
+    }
+  }
+
+  /**
+   * Mutes the open conversation's notifications, or with `null` unmutes them. Resolves with the
+   * conversation as main now has it, or `null` when main refused (and nothing changed).
+   */
+  async setMute(duration: MuteDuration | null): Promise<Conversation | null> {
+    const id = this.conversationId
+    if (id === null) return null
+    this.muteError = null
+    try {
+      const updated =
+        duration === null
+          ? await call('conversations:unmute', { conversationId: id })
+          : await call('conversations:mute', { conversationId: id, duration })
+      if (this.conversationId === id) this.conversation = updated
+      return updated
+    } catch (error) {
+      if (this.conversationId === id) this.muteError = messageOf(error)
+      return null
     }
   }
 
