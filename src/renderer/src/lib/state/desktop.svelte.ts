@@ -7,8 +7,10 @@ import { call, listen, messageOf } from '../ipc'
 export class DesktopModel {
   /** `null` until main has answered: nothing is claimed about status or settings before then. */
   state = $state<DesktopState | null>(null)
-  /** Why the last request was refused, in the user's words; cleared by the next one. */
+  /** Why the last status or mute request was refused, in the user's words; cleared by the next one. */
   error = $state<string | null>(null)
+  /** Why the last settings change was refused: shown in the Settings dialog, over the rest of the page. */
+  settingsError = $state<string | null>(null)
 
   settings: Settings | null = $derived(this.state?.settings ?? null)
   /** What the page's badge shows: unread messages outside muted conversations. */
@@ -40,13 +42,16 @@ export class DesktopModel {
     return this.#request(() => call('notifications:unmute', {}))
   }
 
-  /** Resolves false when main refused: the settings are as they were, and `error` says why. */
-  updateSettings(changes: SettingsChanges): Promise<boolean> {
-    return this.#request(() => call('settings:update', { changes }))
-  }
-
-  dismissError(): void {
-    this.error = null
+  /** Resolves false when main refused: the settings are as they were, and `settingsError` says why. */
+  async updateSettings(changes: SettingsChanges): Promise<boolean> {
+    this.settingsError = null
+    try {
+      this.state = await call('settings:update', { changes })
+      return true
+    } catch (error) {
+      this.settingsError = messageOf(error)
+      return false
+    }
   }
 
   async #request(send: () => Promise<DesktopState>): Promise<boolean> {
