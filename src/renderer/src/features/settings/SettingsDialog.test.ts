@@ -93,7 +93,7 @@ describe('settings', () => {
       await fireEvent.click(box)
 
       expect(fake.callsTo('settings:update')).toEqual([{ changes: { [setting]: checked } }])
-      await waitFor(() => expect(box.checked).toBe(checked))
+      await waitFor(() => (checked ? expect(box).toBeChecked() : expect(box).not.toBeChecked()))
     })
   }
 
