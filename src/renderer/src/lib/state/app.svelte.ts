@@ -5,6 +5,7 @@ import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
 import { ConversationsModel } from './conversations.svelte'
 import { DesktopModel } from './desktop.svelte'
+import { PageNotificationsModel } from './page-notifications.svelte'
 import { SessionModel } from './session.svelte'
 
 export class AppModel {
@@ -13,6 +14,7 @@ export class AppModel {
   readonly conversations = new ConversationsModel()
   readonly view = new ConversationViewModel()
   readonly desktop = new DesktopModel()
+  readonly notifications = new PageNotificationsModel({ open: (id) => void this.openConversation(id) })
   #stops: (() => void)[] = []
   /** Whose drafts the view holds: the last user who was signed in. */
   #draftsOf: string | null = null
@@ -24,6 +26,7 @@ export class AppModel {
       this.connection.listen(),
       this.view.listen(),
       this.desktop.listen(),
+      this.notifications.listen(),
       listen('conversations:changed', (list) => this.conversations.replace(list)),
       listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId))
     ]
