@@ -25,6 +25,8 @@ export class PageNotificationsModel {
   permission = $state<PagePermission>('unsupported')
 
   readonly #deps: Required<PageNotificationsDependencies>
+  // Bookkeeping that nothing on screen reads, so it need not be reactive.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #shown = new Map<string, Notification>()
 
   constructor(deps: PageNotificationsDependencies) {
