@@ -30,6 +30,8 @@ export interface Conversation {
   unreadCount: number
   /** Notifications for this conversation are muted (groups on the service, chats on this device). */
   mute: Mute | null
+  /** Your nickname in this group, when the service said it: a mention of it reaches you too. */
+  myNickname?: string
 }
 
 export type Attachment =

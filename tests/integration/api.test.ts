@@ -159,7 +159,7 @@ describe('groups and messages', () => {
     }
     const shown = await listed()
     expect(shown.members).toBeNull()
-    expect(groupToConversation(shown)).toMatchObject({ id: groupId, kind: 'group', name: 'Analytical engines', lastMessageId: null })
+    expect(groupToConversation(shown, ada.id)).toMatchObject({ id: groupId, kind: 'group', name: 'Analytical engines', lastMessageId: null })
 
     // An empty conversation answers 304.
     expect(await listGroupMessages(client, groupId)).toEqual({ count: null, messages: [] })
@@ -178,7 +178,7 @@ describe('groups and messages', () => {
     expect(after.messages.map((m) => m.text)).toEqual(['two', 'three'])
     expect(await listGroupMessages(client, groupId, { anchor: { since: three.id } })).toEqual({ count: null, messages: [] })
 
-    const conversation = groupToConversation(await listed())
+    const conversation = groupToConversation(await listed(), ada.id)
     expect(conversation).toMatchObject({ lastMessageId: three.id, preview: { senderName: 'Ada', text: 'three' } })
   })
 

@@ -109,6 +109,21 @@ describe('domain mapping', () => {
       created_at: 100,
       messages: { count: 0, last_message_id: null, last_message_created_at: null, preview: { nickname: null, text: null, image_url: null, attachments: [] } }
     })
-    expect(groupToConversation(group)).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null })
+    expect(groupToConversation(group, '7')).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null })
+  })
+
+  it('reads the caller\'s mute and nickname from their own member entry, and nothing from others\'', () => {
+    const member = (userId: string, nickname: string, muted: boolean) => ({ id: `m${userId}`, user_id: userId, nickname, name: 'x', muted, roles: ['user'] })
+    const group = (members: unknown) => wireGroup.parse({ id: '1', name: 'G', created_at: 100, members })
+    const muted = group([member('5', 'Babbage', false), member('7', 'Countess', true)])
+    expect(groupToConversation(muted, '7')).toMatchObject({ mute: { until: null }, myNickname: 'Countess' })
+    expect(groupToConversation(muted, '5')).toMatchObject({ mute: null, myNickname: 'Babbage' })
+
+    const notListed = groupToConversation(group(null), '7')
+    expect(notListed.mute).toBeNull()
+    expect(notListed).not.toHaveProperty('myNickname')
+    // A numeric id (old payloads) is still the caller; an unreadable entry is passed over.
+    expect(groupToConversation(group(['junk', { ...member('7', 'Countess', true), user_id: 7 }]), '7')).toMatchObject({ mute: { until: null } })
+    expect(groupToConversation(group([{ user_id: '7', muted: 'yes' }]), '7')).toMatchObject({ mute: null })
   })
 })

@@ -163,6 +163,14 @@ export type WireGroup = z.infer<typeof wireGroup>
 
 export const wireGroupList = z.array(wireGroup)
 
+/** A group's member (§15.4), as far as the app reads one: who it is, what they are called there, whether they muted it. */
+export const wireMember = z.looseObject({
+  user_id: wireId,
+  nickname: optionalText,
+  muted: z.boolean().nullish().catch(null)
+})
+export type WireMember = z.infer<typeof wireMember>
+
 const wireOtherUser = z.looseObject({
   id: wireId,
   name: displayName,

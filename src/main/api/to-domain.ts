@@ -7,8 +7,10 @@ import {
   imageAttachment,
   locationAttachment,
   pollAttachment,
+  wireMember,
   type WireChat,
   type WireGroup,
+  type WireMember,
   type WireMessage,
   type WireSelfUser,
   type WireTokenResult
@@ -86,12 +88,18 @@ function previewOf(senderName: string | null, text: string | null, attachmentCou
   return { senderName: senderName ?? '', text: text ?? '', hasAttachments: attachmentCount > 0 || imageUrl !== null }
 }
 
-export function groupToConversation(group: WireGroup): Conversation {
+/**
+ * The group as `meId` sees it. Their own member entry, when the list carries members, says whether
+ * they muted it (the account's mute, made on any device) and their nickname there. The entry has
+ * no end time: a mute read here is one with no end, unless the caller knows better.
+ */
+export function groupToConversation(group: WireGroup, meId: string): Conversation {
   const messages = group.messages
   const preview = messages?.preview ?? null
   // A recorded group reports `last_message_created_at: 0` beside a real last message id; zero
   // means "unknown" there, so creation time is the better guess.
   const lastMessageAt = messages?.last_message_created_at ?? null
+  const self = memberEntry(group, meId)
   return {
     id: group.id,
     kind: 'group',
@@ -101,8 +109,18 @@ export function groupToConversation(group: WireGroup): Conversation {
     lastMessageId: messages?.last_message_id ?? null,
     preview: preview === null ? null : previewOf(preview.nickname, preview.text, preview.attachments?.length ?? 0, preview.image_url),
     unreadCount: 0,
-    mute: null
+    mute: self?.muted === true ? { until: null } : null,
+    ...(self?.nickname ? { myNickname: self.nickname } : {})
   }
+}
+
+/** `meId`'s own entry among the group's members; null when the list left members out, or an entry is unreadable. */
+function memberEntry(group: WireGroup, meId: string): WireMember | null {
+  for (const entry of group.members ?? []) {
+    const member = wireMember.safeParse(entry)
+    if (member.success && member.data.user_id === meId) return member.data
+  }
+  return null
 }
 
 export function chatToConversation(chat: WireChat, meId: string): Conversation {

@@ -125,7 +125,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       return {
         me,
         conversation,
-        nickname: null,
+        nickname: conversation.myNickname ?? null,
         lookingAt: deps.window.isFocused() ? openConversationId : null,
         status: state.status,
         globallyMuted: state.mute !== null,

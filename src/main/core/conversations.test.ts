@@ -303,3 +303,87 @@ describe('Conversations', () => {
     expect(announced).toHaveLength(1)
   })
 })
+
+describe('Conversations: mutes', () => {
+  const HOUR = 60 * 60 * 1000
+  const START = Date.UTC(2026, 5, 10, 12, 0)
+
+  function mutableOver(service: MemoryService, preferences = new MemoryPreferences()) {
+    const clock = { now: START }
+    const announced: Conversation[][] = []
+    const conversations = new Conversations({ service, preferences, now: () => clock.now, changed: (list) => void announced.push(list) })
+    return { conversations, preferences, clock, announced }
+  }
+
+  const muteOf = (conversations: Conversations, id: ConversationId) => conversations.get(id)?.mute
+
+  it('keeps a chat\'s mute on this device, per account, across a restart', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const first = mutableOver(service)
+    await first.conversations.refresh(ME.id)
+    first.conversations.setMute(CHAT, { until: START + HOUR })
+    expect(first.preferences.get('chatMutes')).toEqual({ [ME.id]: { [CHAT]: { until: START + HOUR } } })
+
+    const restarted = mutableOver(service, first.preferences)
+    await restarted.conversations.refresh(ME.id)
+    expect(muteOf(restarted.conversations, CHAT)).toEqual({ until: START + HOUR })
+    restarted.conversations.setMute(CHAT, null)
+    expect(restarted.preferences.get('chatMutes')).toEqual({ [ME.id]: {} })
+  })
+
+  it('shows a group muted on the service with the end chosen on this device, across a restart', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const first = mutableOver(service)
+    await first.conversations.refresh(ME.id)
+    service.mutedGroups.add(GROUP)
+    first.conversations.setMute(GROUP, { until: START + HOUR })
+    expect(first.preferences.get('groupMuteEnds')).toEqual({ [ME.id]: { [GROUP]: START + HOUR } })
+
+    const restarted = mutableOver(service, first.preferences)
+    await restarted.conversations.refresh(ME.id)
+    expect(muteOf(restarted.conversations, GROUP)).toEqual({ until: START + HOUR })
+  })
+
+  it('shows a group muted elsewhere as muted with no end, and one unmuted elsewhere as unmuted, forgetting its end', async () => {
+    const service = serviceWith(GROUP, '43')
+    const { conversations, preferences } = mutableOver(service)
+    await conversations.refresh(ME.id)
+    service.mutedGroups.add(GROUP)
+    conversations.setMute(GROUP, { until: START + HOUR })
+    service.mutedGroups.add('43')
+    service.mutedGroups.delete(GROUP)
+
+    await conversations.refresh(ME.id)
+    expect(muteOf(conversations, '43')).toEqual({ until: null })
+    expect(muteOf(conversations, GROUP)).toBeNull()
+    expect(preferences.get('groupMuteEnds')).toEqual({ [ME.id]: {} })
+  })
+
+  it('ends a group\'s mute at its end, even while the service still rounds it up to the minute', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, clock } = mutableOver(service)
+    await conversations.refresh(ME.id)
+    service.mutedGroups.add(GROUP)
+    conversations.setMute(GROUP, { until: START + HOUR })
+    clock.now = START + HOUR
+    expect(muteOf(conversations, GROUP)).toBeNull()
+    await conversations.refresh(ME.id)
+    expect(muteOf(conversations, GROUP)).toBeNull()
+  })
+
+  it('leaves a muted conversation\'s unread messages out of the badge, and counts them again once unmuted', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const { conversations } = mutableOver(service, seenBefore({ [GROUP]: '0', [CHAT]: '0' }))
+    service.writeMany(GROUP, 3, '2')
+    service.writeMany(CHAT, 2, '2')
+    await conversations.refresh(ME.id)
+    expect(conversations.badgeCount()).toBe(5)
+
+    conversations.setMute(GROUP, { until: null })
+    expect(conversations.badgeCount()).toBe(2)
+    conversations.setMute(CHAT, { until: START + HOUR })
+    expect(conversations.badgeCount()).toBe(0)
+    conversations.setMute(GROUP, null)
+    expect(conversations.badgeCount()).toBe(3)
+  })
+})

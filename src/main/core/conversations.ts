@@ -3,7 +3,7 @@
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
 import type { Conversation, ConversationId, Message, Mute } from '../../shared/domain'
 import { compareIds } from '../../shared/conversation-id'
-import { inForce } from './mute'
+import { groupMute, inForce } from './mute'
 import type { ConversationService, Preferences } from './ports'
 
 export interface ConversationsDependencies {
@@ -48,12 +48,13 @@ export class Conversations {
 
   /**
    * The conversation's mute is now this (null: unmuted). A chat's mute is kept on this device; a
-   * group's lives on the service, which the caller has already told.
+   * group's lives on the service, which the caller has already told, and only its end is kept here.
    */
   setMute(conversationId: ConversationId, mute: Mute | null): Conversation | undefined {
     const conversation = this.#byId.get(conversationId)
     if (!conversation) return undefined
     if (conversation.kind === 'dm') this.#saveChatMute(conversationId, mute)
+    else this.#saveGroupMuteEnd(conversationId, mute?.until ?? null)
     this.#byId.set(conversationId, { ...conversation, mute })
     this.#announce()
     return this.get(conversationId)
@@ -71,12 +72,17 @@ export class Conversations {
     if (generation !== this.#refreshes || this.#meId !== meId) return this.list()
     if (firstLook && this.#readState() === undefined) this.#saveReadState({})
     const chatMutes = this.#chatMutes()
-    this.#byId = new Map(
-      counted.map((conversation) => {
-        const withMute = conversation.kind === 'dm' ? { ...conversation, mute: chatMutes[conversation.id] ?? null } : conversation
-        return [conversation.id, this.#newerOf(withMute, this.#byId.get(conversation.id))]
-      })
+    const groupMuteEnds = this.#groupMuteEnds()
+    const withMutes = counted.map((conversation) =>
+      conversation.kind === 'dm'
+        ? { ...conversation, mute: chatMutes[conversation.id] ?? null }
+        : { ...conversation, mute: groupMute(conversation.mute !== null, groupMuteEnds[conversation.id], this.#deps.now()) }
     )
+    // Ends of mutes the service no longer has (unmuted or ended elsewhere, or the group is gone) are forgotten.
+    const endsStillMeant: Record<ConversationId, number> = {}
+    for (const { id, kind, mute } of withMutes) if (kind === 'group' && typeof mute?.until === 'number') endsStillMeant[id] = mute.until
+    this.#saveGroupMuteEnds(endsStillMeant)
+    this.#byId = new Map(withMutes.map((conversation) => [conversation.id, this.#newerOf(conversation, this.#byId.get(conversation.id))]))
     this.#announce()
     return this.list()
   }
@@ -161,6 +167,23 @@ export class Conversations {
     const { [conversationId]: _previous, ...others } = this.#chatMutes()
     const mutes = mute === null ? others : { ...others, [conversationId]: mute }
     this.#deps.preferences.set('chatMutes', { ...this.#deps.preferences.get('chatMutes'), [this.#meId]: mutes })
+  }
+
+  /** This account's ends of group mutes made on this device. */
+  #groupMuteEnds(): Record<ConversationId, number> {
+    return this.#meId === null ? {} : (this.#deps.preferences.get('groupMuteEnds')?.[this.#meId] ?? {})
+  }
+
+  #saveGroupMuteEnd(groupId: ConversationId, until: number | null): void {
+    const { [groupId]: _previous, ...others } = this.#groupMuteEnds()
+    this.#saveGroupMuteEnds(until === null ? others : { ...others, [groupId]: until })
+  }
+
+  #saveGroupMuteEnds(ends: Record<ConversationId, number>): void {
+    if (this.#meId === null) return
+    const all = this.#deps.preferences.get('groupMuteEnds')
+    if (all === undefined && Object.keys(ends).length === 0) return
+    this.#deps.preferences.set('groupMuteEnds', { ...all, [this.#meId]: ends })
   }
 
   #countsAsUnread(message: Message): boolean {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { inForce, muteFor } from './mute'
+import { groupMute, inForce, muteFor } from './mute'
 
 const HOUR = 60 * 60 * 1000
 
@@ -103,5 +103,32 @@ describe('inForce', () => {
 
   it('reads no mute as none', () => {
     expect(inForce(null, until)).toBeNull()
+  })
+})
+
+describe('groupMute', () => {
+  const now = Date.UTC(2026, 5, 10, 12, 0)
+
+  it('is no mute while the service says the group is not muted, whatever end this device remembers', () => {
+    expect(groupMute(false, undefined, now)).toBeNull()
+    expect(groupMute(false, now + HOUR, now)).toBeNull()
+  })
+
+  it('ends when this device chose, for a mute it made', () => {
+    expect(groupMute(true, now + HOUR, now)).toEqual({ until: now + HOUR })
+  })
+
+  it('has no end this device can know when it was muted elsewhere', () => {
+    expect(groupMute(true, undefined, now)).toEqual({ until: null })
+  })
+
+  it('reads as ended in the minute or two the service\'s mute outlasts the end chosen here', () => {
+    const justEnded = groupMute(true, now - 30_000, now)
+    expect(justEnded).toEqual({ until: now - 30_000 })
+    expect(inForce(justEnded, now)).toBeNull()
+  })
+
+  it('reads as muted again elsewhere, with no end, when the end chosen here is long past', () => {
+    expect(groupMute(true, now - HOUR, now)).toEqual({ until: null })
   })
 })

@@ -2,6 +2,12 @@
 import type { Mute, MuteDuration } from '../../shared/domain'
 
 const HOUR_MS = 60 * 60 * 1000
+/**
+ * How much longer the service's mute of a group may last than the end chosen here: MU1 counts
+ * whole minutes from the service's own clock, rounded up so it never ends early, and the request
+ * takes a moment to arrive.
+ */
+const SERVICE_MUTE_SLACK_MS = 2 * 60 * 1000
 /** "Until tomorrow" ends at this hour of local time. */
 const MORNING_HOUR = 8
 
@@ -26,6 +32,19 @@ export function muteFor(duration: MuteDuration, now: number): Mute {
 export function inForce(mute: Mute | null, now: number): Mute | null {
   if (mute === null) return null
   return mute.until === null || now < mute.until ? mute : null
+}
+
+/**
+ * A group's mute from what the service says (muted or not: it shows no end time) and the end this
+ * device chose when it muted the group (undefined when it did not). The service's word decides
+ * whether; the end chosen here says until when, as long as it can still be the same mute: an end
+ * well past while the service still says muted means the group was muted again elsewhere, with
+ * an end this device cannot know, so it reads as a mute with no end.
+ */
+export function groupMute(mutedOnService: boolean, endChosenHere: number | undefined, now: number): Mute | null {
+  if (!mutedOnService) return null
+  if (endChosenHere !== undefined && now < endChosenHere + SERVICE_MUTE_SLACK_MS) return { until: endChosenHere }
+  return { until: null }
 }
 
 function nextMorning(now: number): number {

@@ -130,6 +130,11 @@ export interface PreferenceValues {
   settings: unknown
   /** Mutes of chats, kept on this device (groups are muted on the service): account id → chat id → mute. */
   chatMutes: Record<string, Record<ConversationId, Mute>>
+  /**
+   * When the timed mutes of groups made on this device end (Unix ms): account id → group id → end.
+   * The service says only whether a group is muted, so the end is remembered here.
+   */
+  groupMuteEnds: Record<string, Record<ConversationId, number>>
 }
 
 export interface DesktopNotification {

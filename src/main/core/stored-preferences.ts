@@ -32,7 +32,8 @@ const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceVa
   globalMute: muteSchema.nullable(),
   // Read setting by setting, with defaults for the rest (settings.ts), so one bad value loses nothing else.
   settings: z.unknown(),
-  chatMutes: z.record(z.string(), z.record(z.string(), muteSchema))
+  chatMutes: z.record(z.string(), z.record(z.string(), muteSchema)),
+  groupMuteEnds: z.record(z.string(), z.record(z.string(), z.number()))
 }
 
 export class StoredPreferences implements Preferences {

@@ -112,11 +112,11 @@ describe('recorded payloads mapped to the domain', () => {
     const groupsFile = recordedFiles().find((f) => f.includes('GroupsIndexRequest_'))
     const chatsFile = recordedFiles().find((f) => f.includes('DirectMessageChatsRequest_'))
     if (groupsFile === undefined || chatsFile === undefined) throw new Error('missing recordings')
-    const groups = wireGroupList.parse(load(groupsFile).response).map(groupToConversation)
+    const me = '30038058'
+    const groups = wireGroupList.parse(load(groupsFile).response).map((group) => groupToConversation(group, me))
     expect(groups.length).toBe(100)
     expect(groups.every((group) => group.kind === 'group' && group.lastActivityAt > 0)).toBe(true)
 
-    const me = '30038058'
     const chats = wireChatList.parse(load(chatsFile).response).map((chat) => chatToConversation(chat, me))
     for (const chat of chats) {
       const [lo, hi] = chat.id.split('+')

@@ -92,11 +92,13 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     async listConversations() {
       const me = requireMeId()
       const [groups, chats] = await Promise.all([
-        everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE, omitMembers: true })),
+        // With members: the caller's own entry is the only place the service shows their mute of a
+        // group (made on any device) and their nickname there. A group has at most 5000 members.
+        everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })),
         everyPage((page) => listChats(client, { page, perPage: LIST_PAGE_SIZE }))
       ])
       const conversations: Conversation[] = [
-        ...groups.map(groupToConversation),
+        ...groups.map((group) => groupToConversation(group, me)),
         ...chats.map((chat) => chatToConversation(chat, me))
       ]
       return conversations

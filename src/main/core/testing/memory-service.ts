@@ -47,6 +47,8 @@ export class MemoryService implements MessageService {
   readonly calls: Call[] = []
   /** The service's clock, in Unix seconds: each message written without a time takes the next second. */
   now = 1_700_000_000
+  /** Groups the user muted, as the service shows them in the list: muted, with no end time. */
+  readonly mutedGroups = new Set<ConversationId>()
   readonly #me: { id: string; name: string }
   readonly #conversations = new Map<ConversationId, StoredConversation>()
   /** What becomes of the next calls of each operation, in order: a failure, or null to let one through. */
@@ -133,7 +135,7 @@ export class MemoryService implements MessageService {
           lastMessageId: last?.id ?? null,
           preview: last ? { senderName: last.senderName, text: last.text, hasAttachments: false } : null,
           unreadCount: 0,
-          mute: null
+          mute: this.mutedGroups.has(stored.id) ? { until: null } : null
         }
       })
     )
