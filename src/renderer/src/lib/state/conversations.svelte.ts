@@ -13,7 +13,6 @@ export class ConversationsModel {
     this.#all.toSorted((a, b) => b.lastActivityAt - a.lastActivityAt || a.name.localeCompare(b.name))
   )
   selected: Conversation | null = $derived(this.#all.find((c) => c.id === this.selectedId) ?? null)
-  totalUnread = $derived(this.#all.reduce((sum, c) => sum + c.unreadCount, 0))
 
   /** Bumped by every new list, so a slow `conversations:list` cannot overwrite a newer event's. */
   #version = 0
