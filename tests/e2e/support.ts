@@ -27,6 +27,8 @@ export const FIRST_GROUP = 'Weekend Hikers'
 export interface OpenAppOptions {
   /** Runs in the page before any of the app's own scripts (see `BrowserContext.addInitScript`). */
   initScript?: string
+  /** What the browser has already been allowed, as if the person had said yes before. */
+  permissions?: string[]
 }
 
 export interface OpenedApp {
@@ -100,7 +102,7 @@ export class EndToEnd {
       openExternal: async () => undefined
     })
     this.#apps.push(app)
-    const context = await this.#browser.newContext()
+    const context = await this.#browser.newContext({ permissions: options.permissions ?? [] })
     if (options.initScript !== undefined) await context.addInitScript({ content: options.initScript })
     const page = await context.newPage()
     page.on('pageerror', (error) => this.pageErrors.push(error))
