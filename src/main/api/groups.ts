@@ -1,6 +1,6 @@
 // The caller's groups (docs/protocol.md §7).
-import { wireGroupList, type WireGroup } from './decoders'
-import type { ServiceClient } from './service-client'
+import { wireGroup, wireGroupList, type WireGroup } from './decoders'
+import { path, type ServiceClient } from './service-client'
 
 export interface GroupListRequest {
   /** From 1. */
@@ -21,4 +21,9 @@ export function listGroups(client: ServiceClient, request: GroupListRequest = {}
     query: { page: request.page, per_page: request.perPage, omit: request.omitMembers === true ? 'memberships' : undefined },
     schema: wireGroupList
   })
+}
+
+/** G4: one group, with its members. */
+export function getGroup(client: ServiceClient, groupId: string): Promise<WireGroup> {
+  return client.call({ operation: 'G4 show group', method: 'GET', host: 'base', path: path`/groups/${groupId}`, schema: wireGroup })
 }

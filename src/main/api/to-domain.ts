@@ -114,6 +114,11 @@ export function groupToConversation(group: WireGroup, meId: string): Conversatio
   }
 }
 
+/** What `userId` is called in the group; null when the group lists no such member. */
+export function nicknameIn(group: WireGroup, userId: string): string | null {
+  return memberEntry(group, userId)?.nickname ?? null
+}
+
 /** `meId`'s own entry among the group's members; null when the list left members out, or an entry is unreadable. */
 function memberEntry(group: WireGroup, meId: string): WireMember | null {
   for (const entry of group.members ?? []) {

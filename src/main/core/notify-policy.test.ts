@@ -124,4 +124,9 @@ describe('notificationFor', () => {
     expect(notificationFor(aReaction(), options).body).toBe('Bea reacted ❤️ to your message: "Lunch?"')
     expect(notificationFor(aReaction(), { ...options, showMessageText: false }).body).toBe('Bea reacted ❤️ to your message')
   })
+
+  it('names no character for a reaction with a picture from an emoji pack', () => {
+    const pictured: Happening = { ...(aReaction() as Extract<Happening, { kind: 'reaction' }>), emoji: null }
+    expect(notificationFor(pictured, options).body).toBe('Bea reacted to your message: "Lunch?"')
+  })
 })

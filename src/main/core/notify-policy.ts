@@ -6,7 +6,15 @@ import type { ConversationId, Message, PresenceStatus } from '../../shared/domai
 /** Something that happened in a conversation: a message arrived, or someone reacted to one of yours. */
 export type Happening =
   | { kind: 'message'; message: Message }
-  | { kind: 'reaction'; conversationId: ConversationId; reactorId: string; reactorName: string; emoji: string; message: Message }
+  | {
+      kind: 'reaction'
+      conversationId: ConversationId
+      reactorId: string
+      reactorName: string
+      /** The reaction's character, or null for a picture from an emoji pack (which a notification cannot show). */
+      emoji: string | null
+      message: Message
+    }
 
 export interface NotifyContext {
   meId: string
@@ -82,7 +90,8 @@ export function notificationFor(happening: Happening, options: NotificationOptio
   if (happening.kind === 'reaction') {
     const title = conversationName
     const quoted = showMessageText && happening.message.text.trim() !== '' ? `: "${happening.message.text}"` : ''
-    return { title, body: `${happening.reactorName} reacted ${happening.emoji} to your message${quoted}` }
+    const reacted = happening.emoji === null ? 'reacted' : `reacted ${happening.emoji}`
+    return { title, body: `${happening.reactorName} ${reacted} to your message${quoted}` }
   }
   const { message } = happening
   const isChat = conversationKind(message.conversationId) === 'dm'

@@ -72,6 +72,17 @@ export interface PushFeed {
   stop(): Promise<void>
 }
 
+/** Someone else just reacted to one of the user's messages. */
+export interface ReactionToYourMessage {
+  conversationId: ConversationId
+  reactorId: string
+  /** The reactor's nickname in the group, when the service could say; null in a chat, whose name is theirs. */
+  reactorName: string | null
+  /** The reaction's character, or null for a picture from an emoji pack. */
+  emoji: string | null
+  message: Message
+}
+
 /** What a service connection asks of the core it serves: who is calling, and who hears what the service says unasked. */
 export interface ConnectionOwner {
   /** The token every request carries, while someone is signed in. */
@@ -80,6 +91,8 @@ export interface ConnectionOwner {
   me(): Me | null
   /** A message arrived by push, already in the app's shape. */
   message(message: Message): void
+  /** Someone else reacted to one of the user's messages (not sent for a reaction taken back). */
+  reaction(reaction: ReactionToYourMessage): void
   /** The user was added to a group, or something else changed the list itself. */
   conversationsChanged(): void
   status(status: PushStatus): void
