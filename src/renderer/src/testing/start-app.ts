@@ -1,4 +1,5 @@
 import { render } from '@testing-library/svelte'
+import { onTestFinished } from 'vitest'
 import App from '../App.svelte'
 import { AppModel } from '../lib/state/app.svelte'
 import type { FakeApi } from './fake-api'
@@ -8,6 +9,8 @@ export async function startApp(fake: FakeApi): Promise<{ app: AppModel; containe
   fake.install()
   const app = new AppModel()
   const { container } = render(App, { props: { app } })
+  // Its listeners on window (input for presence) would otherwise outlive the test and call the next test's fake.
+  onTestFinished(() => app.stop())
   await app.start()
   return { app, container }
 }

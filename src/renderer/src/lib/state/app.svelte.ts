@@ -1,5 +1,6 @@
 // The renderer's composition root: one instance of each concern, and the few rules that join them.
 import type { ConversationId, Me, MuteDuration } from '../../../../shared/domain'
+import { reportActivity } from '../activity-reporter'
 import { call, listen } from '../ipc'
 import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
@@ -28,7 +29,9 @@ export class AppModel {
       this.desktop.listen(),
       this.notifications.listen(),
       listen('conversations:changed', (list) => this.conversations.replace(list)),
-      listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId))
+      listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId)),
+      // Only browser mode tells idleness from these; Electron asks the system and ignores them.
+      reportActivity({ report: () => void call('presence:activity', {}).catch(() => {}) })
     ]
     // Main holds events until this call; a failure here leaves nothing better to do than go on.
     await call('app:ready', {}).catch(() => {})
