@@ -1,25 +1,36 @@
 // The Electron composition root: builds the desktop adapters, hands them to the core, and carries
 // the core's handlers and events over IPC to the one window. Everything with behaviour lives in
 // core/; everything that touches Electron lives in desktop/.
+/// <reference types="electron-vite/node" />
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { app, dialog, safeStorage, session, type BrowserWindow } from 'electron'
+import { app, dialog, safeStorage, session, type BrowserWindow, type NativeImage } from 'electron'
 import ElectronStore from 'electron-store'
+// Copied next to the built main process, so it is found in development and in the packaged app alike.
+import appIconPath from '../../build/icon.png?asset'
 import { createAppCore, type AppCore } from './core/app-core'
-import type { AppWindow } from './core/ports'
+import type { AppWindow, StatusDisplay } from './core/ports'
 import { createDispatch } from './ipc/dispatch'
 import { EventQueue } from './ipc/event-queue'
 import { isAppUrl, type AppLocation } from './desktop/app-url'
 import { createConsoleLog } from './log/console-log'
 import { contentSecurityPolicy, originOf } from './hosting/content-security-policy'
+import { closeToTray } from './desktop/close-to-tray'
 import { remoteDebuggingSwitch } from './desktop/debugging-switches'
 import { registerIpc } from './desktop/ipc'
+import { LoginItem, offersStartAtLogin } from './desktop/login-item'
 import { ElectronNotifier } from './desktop/notifier'
+import { decodePng } from './desktop/png'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
 import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
 import { systemIdle, watchPowerEvents } from './desktop/system-idle'
 import { SafeStorageTokenVault } from './desktop/token-vault'
+import { TrayService } from './desktop/tray'
+import { TrayIcons } from './desktop/tray-icon'
+import { UnreadBadge } from './desktop/unread-badge'
+import { watchSession } from './desktop/watch-session'
 import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
 
 const log = createConsoleLog('main')
@@ -67,12 +78,37 @@ async function main(): Promise<void> {
     window.show()
     window.focus()
   }
+  const isShown = (): boolean => window !== null && window.isVisible() && !window.isMinimized()
   const appWindow: AppWindow = {
-    isFocused: () => window !== null && window.isVisible() && !window.isMinimized() && window.isFocused(),
+    isFocused: () => isShown() && window?.isFocused() === true,
     reveal
   }
 
   await app.whenReady()
+
+  // The tray's menu calls the same core handlers as the window's menus.
+  const tray = new TrayService({
+    icon: trayIcons(),
+    window: { isShown, show: reveal, hide: () => window?.hide() },
+    actions: {
+      setStatus: (status) => core.handlers['presence:set']({ status }),
+      mute: (duration) => core.handlers['notifications:mute']({ duration }),
+      unmute: () => core.handlers['notifications:unmute']({}),
+      signOut: () => core.handlers['session:signOut']({}),
+      quit: () => app.quit()
+    },
+    log
+  })
+  const badge = new UnreadBadge()
+  const loginItem = new LoginItem()
+  const host = { tray: true, startAtLogin: offersStartAtLogin(process.platform, app.isPackaged) }
+  const display: StatusDisplay = {
+    show: (state) => {
+      tray.show(state)
+      badge.show(state.unreadCount)
+      if (host.startAtLogin) loginItem.follow(state.settings.startAtLogin)
+    }
+  }
 
   const core: AppCore = createAppCore({
     service: connectToService({ config, log }),
@@ -81,10 +117,9 @@ async function main(): Promise<void> {
     notifier: new ElectronNotifier(log),
     window: appWindow,
     idle: systemIdle,
-    // The tray comes with its own adapter; until then the state shows in the window only.
-    display: { show: () => undefined },
-    host: { tray: false, startAtLogin: false },
-    events,
+    display,
+    host,
+    events: watchSession(events, (signedIn) => tray.setSignedIn(signedIn)),
     openExternal: (url) => openExternal(url, log),
     log
   })
@@ -107,14 +142,15 @@ async function main(): Promise<void> {
     created.on('closed', () => {
       if (window === created) window = null
     })
+    closeToTray(created, () => tray.keepsAppRunning)
+    badge.attach(created)
     return created
   }
 
   window = openWindow()
   app.on('second-instance', reveal)
-  app.on('activate', () => {
-    if (window === null) window = openWindow()
-  })
+  // The Dock's icon (macOS) brings back a window that was closed or hidden.
+  app.on('activate', reveal)
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
@@ -124,6 +160,7 @@ async function main(): Promise<void> {
   app.on('will-quit', (event) => {
     if (stopped) return
     event.preventDefault()
+    tray.destroy()
     core
       .stop()
       .catch((error: unknown) => log.warn('the core did not stop cleanly', error))
@@ -134,7 +171,22 @@ async function main(): Promise<void> {
   })
 
   watchPowerEvents({ away: () => core.locked(), back: () => core.resumed() })
+  await followLoginItem(core, loginItem, host.startAtLogin)
   await core.start()
+}
+
+/** The tray's images, drawn from the app icon. macOS shows the unread count on the Dock instead. */
+function trayIcons(): (unreadCount: number) => NativeImage {
+  const icons = new TrayIcons(decodePng(readFileSync(appIconPath)), process.platform !== 'darwin')
+  return (unreadCount) => icons.forUnread(unreadCount)
+}
+
+/** The setting starts out as the system has it: the user may have changed the login item in the system's own settings. */
+async function followLoginItem(core: AppCore, loginItem: LoginItem, offered: boolean): Promise<void> {
+  if (!offered) return
+  const { settings } = await core.handlers['desktop:get']({})
+  const enabled = loginItem.enabled
+  if (settings.startAtLogin !== enabled) await core.handlers['settings:update']({ changes: { startAtLogin: enabled } })
 }
 
 function keyValueStore(name: string): KeyValueStore {
