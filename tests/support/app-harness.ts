@@ -1,0 +1,70 @@
+// Main's core wired to a real local service and to the in-memory platform, for integration tests
+// that drive it as the renderer would: through its handlers, watching the events it emits.
+import { expect } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
+import { localServiceConfig } from '../../src/main/api/service-config'
+import { createAppCore, type AppCore } from '../../src/main/core/app-core'
+import { connectToService } from '../../src/main/service/service-connection'
+import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
+import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
+
+export interface AppHarness {
+  core: AppCore
+  events: RecordingEvents
+  vault: MemoryVault
+  preferences: MemoryPreferences
+  notifier: RecordingNotifier
+  window: FakeWindow
+  idle: FakeIdle
+  display: RecordingDisplay
+  call<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<InvokeResponse<C>>
+}
+
+export interface LaunchOptions {
+  /** A device's kept state, to start the app again where it left off. */
+  vault?: MemoryVault
+  preferences?: MemoryPreferences
+  /** The app's clock (Unix ms); the real one when left out. */
+  now?: () => number
+}
+
+/** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
+export function launchApp(origin: string, cleanups: (() => Promise<void> | void)[], options: LaunchOptions = {}): AppHarness {
+  const events = new RecordingEvents()
+  const vault = options.vault ?? new MemoryVault()
+  const preferences = options.preferences ?? new MemoryPreferences()
+  const notifier = new RecordingNotifier()
+  const window = new FakeWindow()
+  const idle = new FakeIdle()
+  const display = new RecordingDisplay()
+  const core = createAppCore({
+    service: connectToService({ config: localServiceConfig(origin), log: quietLog }),
+    vault,
+    preferences,
+    notifier,
+    window,
+    idle,
+    display,
+    host: { tray: true, startAtLogin: false },
+    events,
+    openExternal: async () => undefined,
+    log: quietLog,
+    ...(options.now === undefined ? {} : { now: options.now })
+  })
+  cleanups.push(() => core.stop())
+  return { core, events, vault, preferences, notifier, window, idle, display, call: (channel, request) => core.handlers[channel](request) }
+}
+
+/** Signs in as a user would: through the SMS code when the service asks for one (a device it does not know yet). */
+export async function signInThroughSms(app: AppHarness, service: TestService, user: TestUser): Promise<void> {
+  const statusesBefore = app.events.all('push:status').length
+  const result = await app.call('session:signIn', { username: user.email, password: user.password })
+  if (result.status === 'verificationRequired') {
+    await app.call('session:sendCode', {})
+    const confirmed = await app.call('session:confirmCode', { code: await service.lastPin(user.phoneNumber) })
+    expect(confirmed).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  } else {
+    expect(result).toMatchObject({ status: 'signedIn', me: { id: user.id } })
+  }
+  await app.events.waitFor('push:status', (status) => status === 'connected', 10_000, statusesBefore)
+}
