@@ -131,6 +131,47 @@ describe('status, mutes and notifications between two people', () => {
     expect(world.pageErrors).toEqual([])
   })
 
+  it('holds notifications back while they are muted for an hour, and shows the next once turned back on', async () => {
+    await open(ada, ELSEWHERE)
+    const before = await notificationsIn(ada)
+    await ada.getByRole('button', { name: 'Status', exact: true }).click()
+    await ada.getByRole('menuitem', { name: 'Mute notifications for 1 hour' }).click()
+    await expect.poll(() => ada.getByText(/^Notifications muted until /).count()).toBe(1)
+
+    await send(grace, 'Lunch at the usual place?')
+    await expect.poll(() => conversation(ada, GROUP).textContent()).toMatch(/1 unread/)
+    await ada.waitForTimeout(1_000)
+    expect(await notificationsIn(ada)).toEqual(before)
+
+    await ada.getByRole('button', { name: 'Status', exact: true }).click()
+    await ada.getByRole('menuitem', { name: 'Turn notifications back on' }).click()
+    await expect.poll(() => ada.getByText(/^Notifications muted/).count()).toBe(0)
+    await send(grace, 'Or somewhere new?')
+    await expect
+      .poll(() => notificationsIn(ada), { timeout: 30_000 })
+      .toEqual([...before, { title: GROUP, body: 'Grace: Or somewhere new?' }])
+
+    await open(ada, GROUP)
+    expect(world.pageErrors).toEqual([])
+  })
+
+  it('says only who wrote once message text is turned off in Settings', async () => {
+    await ada.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = ada.getByRole('dialog', { name: 'Settings' })
+    await settings.getByRole('checkbox', { name: 'Show message text in notifications' }).uncheck()
+    await settings.getByRole('button', { name: 'Close' }).click()
+    await open(ada, ELSEWHERE)
+    const before = await notificationsIn(ada)
+
+    await send(grace, 'The password is swordfish')
+    await expect
+      .poll(() => notificationsIn(ada), { timeout: 30_000 })
+      .toEqual([...before, { title: GROUP, body: 'New message from Grace' }])
+
+    await open(ada, GROUP)
+    expect(world.pageErrors).toEqual([])
+  })
+
   /** What the service holds about the muted group's members, read over a token of Ada's own. */
   let mutedGroupMembers: () => Promise<GroupMember[]>
   let adaId: string
