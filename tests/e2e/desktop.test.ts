@@ -1,6 +1,7 @@
-// The desktop half of the app (issue 7) as two people use it in browser mode: Ada's status and
-// mutes decide which of Grace's messages reach her as notifications, a group mute lands on the
-// service and ends when the service's clock says so, and the unread count reaches the tab's title.
+// The desktop half of the app (issue 7) as two people use it in browser mode: Ada's status, her
+// mutes and her settings decide which of Grace's messages reach her as notifications and in what
+// words, a group mute lands on the service and ends when the service's clock says so, and the
+// unread count reaches the tab's title.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BrowserApp } from '../../src/main/browser/app'
