@@ -318,13 +318,17 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   return {
     handlers,
     locked: () => desktop.locked(),
-    resumed: () => desktop.resumed(),
+    resumed: () => {
+      conversations.resumed()
+      desktop.resumed()
+    },
     start: async () => {
       desktop.start()
       await session.restore()
     },
     stop: async () => {
       desktop.stop()
+      conversations.stop()
       outbox.stop()
       await push.stop()
     }

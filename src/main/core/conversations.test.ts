@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Conversation, ConversationId, Message } from '../../shared/domain'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import { Conversations, UNREAD_COUNT_CAP } from './conversations'
@@ -385,5 +385,66 @@ describe('Conversations: mutes', () => {
     expect(conversations.badgeCount()).toBe(0)
     conversations.setMute(GROUP, null)
     expect(conversations.badgeCount()).toBe(3)
+  })
+})
+
+describe('Conversations: a timed mute ends on time', () => {
+  const HOUR = 60 * 60 * 1000
+  const START = Date.UTC(2026, 5, 10, 12, 0)
+
+  beforeEach(() => {
+    vi.useFakeTimers()
+    vi.setSystemTime(START)
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  async function mutedFor(duration: number) {
+    const service = serviceWith(GROUP, CHAT)
+    const announced: Conversation[][] = []
+    const conversations = new Conversations({
+      service,
+      preferences: seenBefore({ [GROUP]: '0', [CHAT]: '0' }),
+      now: () => Date.now(),
+      changed: (list) => void announced.push(list)
+    })
+    service.writeMany(GROUP, 2, '2')
+    await conversations.refresh(ME.id)
+    conversations.setMute(GROUP, { until: START + duration })
+    conversations.setMute(CHAT, { until: START + 2 * duration })
+    return { conversations, announced }
+  }
+
+  const mutesIn = (list: Conversation[] | undefined) => Object.fromEntries((list ?? []).map((c) => [c.id, c.mute]))
+
+  it('announces the list when each mute ends, and the muted messages count again from then', async () => {
+    const { conversations, announced } = await mutedFor(HOUR)
+    expect(conversations.badgeCount()).toBe(0)
+
+    vi.advanceTimersByTime(HOUR - 1)
+    expect(mutesIn(announced.at(-1))).toEqual({ [GROUP]: { until: START + HOUR }, [CHAT]: { until: START + 2 * HOUR } })
+    vi.advanceTimersByTime(1)
+    expect(mutesIn(announced.at(-1))).toEqual({ [GROUP]: null, [CHAT]: { until: START + 2 * HOUR } })
+    expect(conversations.badgeCount()).toBe(2)
+    vi.advanceTimersByTime(HOUR)
+    expect(mutesIn(announced.at(-1))).toEqual({ [GROUP]: null, [CHAT]: null })
+    conversations.stop()
+  })
+
+  it('after a sleep through a mute\'s end, announces it on resume', async () => {
+    const { conversations, announced } = await mutedFor(HOUR)
+    vi.setSystemTime(START + 3 * HOUR)
+    conversations.resumed()
+    expect(mutesIn(announced.at(-1))).toEqual({ [GROUP]: null, [CHAT]: null })
+    conversations.stop()
+  })
+
+  it('announces nothing more once stopped', async () => {
+    const { conversations, announced } = await mutedFor(HOUR)
+    conversations.stop()
+    const before = announced.length
+    vi.advanceTimersByTime(3 * HOUR)
+    expect(announced).toHaveLength(before)
   })
 })

@@ -17,6 +17,9 @@ export interface ConversationsDependencies {
 /** Beyond this many, the badge reads "100+" rather than costing more requests. */
 export const UNREAD_COUNT_CAP = 100
 
+/** setTimeout's longest delay; a later mute end is reached in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+
 /** Read up to here: nothing yet, as every message id is greater. */
 const BEFORE_ANY_MESSAGE = '0'
 
@@ -25,6 +28,7 @@ export class Conversations {
   #byId = new Map<ConversationId, Conversation>()
   #meId: string | null = null
   #refreshes = 0
+  #muteEndTimer: ReturnType<typeof setTimeout> | null = null
 
   constructor(deps: ConversationsDependencies) {
     this.#deps = deps
@@ -124,6 +128,16 @@ export class Conversations {
     this.#announce()
   }
 
+  /** The computer woke: a conversation's mute may have ended while timers slept. */
+  resumed(): void {
+    this.#announce()
+  }
+
+  stop(): void {
+    if (this.#muteEndTimer !== null) clearTimeout(this.#muteEndTimer)
+    this.#muteEndTimer = null
+  }
+
   async #withUnreadCount(conversation: Conversation, meId: string, firstLook: boolean): Promise<Conversation> {
     const lastRead = this.#readState()?.[conversation.id]
     if (conversation.lastMessageId === null) {
@@ -209,5 +223,23 @@ export class Conversations {
 
   #announce(): void {
     this.#deps.changed(this.list())
+    this.#scheduleMuteEnd()
+  }
+
+  /** Announces the list again when the next timed mute ends, so its icon and the badge change on time. */
+  #scheduleMuteEnd(): void {
+    this.stop()
+    const now = this.#deps.now()
+    let next = Infinity
+    for (const conversation of this.#byId.values()) {
+      const until = inForce(conversation.mute, now)?.until
+      if (typeof until === 'number') next = Math.min(next, until)
+    }
+    if (next === Infinity) return
+    this.#muteEndTimer = setTimeout(() => {
+      this.#muteEndTimer = null
+      this.#announce()
+    }, Math.min(next - now, LONGEST_TIMER_MS))
+    this.#muteEndTimer.unref?.()
   }
 }
