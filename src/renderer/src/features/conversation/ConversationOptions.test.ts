@@ -107,6 +107,16 @@ describe('conversation options', () => {
     expect(screen.queryByRole('menuitem', { name: 'Unmute' })).toBeNull()
   })
 
+  it('reads unmuted the moment a mute ends, with no word from main', async () => {
+    const { fake } = withBookClub({ until: Date.now() + 300 })
+    await openBookClub(fake)
+    expect(within(listItem(/Book club/)).getByRole('img', { name: 'Muted' })).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: 'Book club' })).toHaveTextContent('Muted until')
+
+    await waitFor(() => expect(within(listItem(/Book club/)).queryByRole('img', { name: 'Muted' })).toBeNull(), { timeout: 3000 })
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Book club' })).not.toHaveTextContent('Muted'))
+  })
+
   it('shows mutes main reports in the list', async () => {
     const { fake, bookClub } = withBookClub()
     await startApp(fake)
