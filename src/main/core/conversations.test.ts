@@ -371,6 +371,28 @@ describe('Conversations: mutes', () => {
     expect(muteOf(conversations, GROUP)).toBeNull()
   })
 
+  it('keeps a mute set while the list was on its way, which the list cannot know of yet', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const { conversations, preferences } = mutableOver(service)
+    await conversations.refresh(ME.id)
+    const release = service.holdNext('listConversations')
+    const refreshing = conversations.refresh(ME.id)
+    await Promise.resolve()
+    service.mutedGroups.add(GROUP)
+    conversations.setMute(GROUP, { until: START + HOUR })
+    conversations.setMute(CHAT, { until: null })
+    release()
+    await refreshing
+
+    expect(muteOf(conversations, GROUP)).toEqual({ until: START + HOUR })
+    expect(muteOf(conversations, CHAT)).toEqual({ until: null })
+    expect(preferences.get('groupMuteEnds')).toEqual({ [ME.id]: { [GROUP]: START + HOUR } })
+
+    // The next list knows of it.
+    await conversations.refresh(ME.id)
+    expect(muteOf(conversations, GROUP)).toEqual({ until: START + HOUR })
+  })
+
   it('leaves a muted conversation\'s unread messages out of the badge, and counts them again once unmuted', async () => {
     const service = serviceWith(GROUP, CHAT)
     const { conversations } = mutableOver(service, seenBefore({ [GROUP]: '0', [CHAT]: '0' }))

@@ -29,6 +29,8 @@ export class Conversations {
   #meId: string | null = null
   #refreshes = 0
   #muteEndTimer: ReturnType<typeof setTimeout> | null = null
+  /** Per conversation, the latest refresh started when its mute was last set here: a refresh started before knows an older mute. */
+  readonly #muteSetDuring = new Map<ConversationId, number>()
 
   constructor(deps: ConversationsDependencies) {
     this.#deps = deps
@@ -59,6 +61,7 @@ export class Conversations {
     if (!conversation) return undefined
     if (conversation.kind === 'dm') this.#saveChatMute(conversationId, mute)
     else this.#saveGroupMuteEnd(conversationId, mute?.until ?? null)
+    this.#muteSetDuring.set(conversationId, this.#refreshes)
     this.#byId.set(conversationId, { ...conversation, mute })
     this.#announce()
     return this.get(conversationId)
@@ -77,11 +80,13 @@ export class Conversations {
     if (firstLook && this.#readState() === undefined) this.#saveReadState({})
     const chatMutes = this.#chatMutes()
     const groupMuteEnds = this.#groupMuteEnds()
-    const withMutes = counted.map((conversation) =>
-      conversation.kind === 'dm'
-        ? { ...conversation, mute: chatMutes[conversation.id] ?? null }
-        : { ...conversation, mute: groupMute(conversation.mute !== null, groupMuteEnds[conversation.id], this.#deps.now()) }
-    )
+    const withMutes = counted.map((conversation) => {
+      const known = this.#byId.get(conversation.id)
+      // Muted or unmuted here while the list was on its way: the list tells of the mute before.
+      if (known !== undefined && (this.#muteSetDuring.get(conversation.id) ?? -1) >= generation) return { ...conversation, mute: known.mute }
+      if (conversation.kind === 'dm') return { ...conversation, mute: chatMutes[conversation.id] ?? null }
+      return { ...conversation, mute: groupMute(conversation.mute !== null, groupMuteEnds[conversation.id], this.#deps.now()) }
+    })
     // Ends of mutes the service no longer has (unmuted or ended elsewhere, or the group is gone) are forgotten.
     const endsStillMeant: Record<ConversationId, number> = {}
     for (const { id, kind, mute } of withMutes) if (kind === 'group' && typeof mute?.until === 'number') endsStillMeant[id] = mute.until
@@ -124,6 +129,7 @@ export class Conversations {
 
   clear(): void {
     this.#byId.clear()
+    this.#muteSetDuring.clear()
     this.#meId = null
     this.#announce()
   }
