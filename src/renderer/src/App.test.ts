@@ -22,12 +22,19 @@ describe('app start', () => {
     const fake = signedIn()
     const listening: number[] = []
     fake.handle('app:ready', () => {
-      listening.push(fake.listenerCount('session:changed'), fake.listenerCount('messages:received'), fake.listenerCount('push:status'))
+      listening.push(
+        fake.listenerCount('session:changed'),
+        fake.listenerCount('messages:received'),
+        fake.listenerCount('push:status'),
+        fake.listenerCount('desktop:changed'),
+        fake.listenerCount('notifications:show'),
+        fake.listenerCount('notifications:close')
+      )
       return { ok: true, value: null }
     })
     await startApp(fake)
 
-    expect(listening).toEqual([1, 1, 1])
+    expect(listening).toEqual([1, 1, 1, 1, 1, 1])
     expect(fake.calls[0]?.channel).toBe('app:ready')
   })
 })

@@ -147,6 +147,15 @@ describe('notifications in the page', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Turn on desktop notifications' })).toBeNull())
   })
 
+  it('says in the settings where to allow notifications once the browser blocks them', async () => {
+    FakeNotification.permission = 'denied'
+    await startApp(signedIn())
+    await fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
+
+    const box = await screen.findByRole('checkbox', { name: 'Desktop notifications' })
+    expect(box).toHaveAccessibleDescription(/blocks notifications from Parley: allow them in its site settings/)
+  })
+
   it('does not offer permission while desktop notifications are off in the settings', async () => {
     FakeNotification.permission = 'default'
     const fake = signedIn().returns('desktop:get', desktopState({ settings: { ...desktopState().settings, desktopNotifications: false } }))
