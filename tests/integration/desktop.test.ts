@@ -108,6 +108,21 @@ describe('muting a group', () => {
     expect((await listed(laptop, club.groupId)).mute).toEqual({ until: null })
   })
 
+  it('asks the service for the hour the user chose, by the app\'s clock, and the service then ends it on its own', async () => {
+    const service = await serviceFor()
+    const club = await bookClub(service)
+    // The app's clock is a day off the service's: only the duration may cross between them.
+    const skewed = (): number => Date.now() + 24 * HOUR
+    const app = await adaAtHer(service, club, { now: skewed })
+    const muted = await app.call('conversations:mute', { conversationId: club.groupId, duration: 'oneHour' })
+    expect(muted.mute?.until).toBeGreaterThan(Date.now() + 24 * HOUR)
+
+    await service.advanceClock(59 * 60)
+    expect(await memberEntry(service, club.groupId, club.ada)).toMatchObject({ muted: true })
+    await service.advanceClock(2 * 60)
+    expect(await memberEntry(service, club.groupId, club.ada)).toMatchObject({ muted: false })
+  })
+
   it('unmutes it on the service (MU2), and it stays unmuted after a restart', async () => {
     const service = await serviceFor()
     const club = await bookClub(service)

@@ -306,11 +306,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   /** Mutes (or with null, unmutes) one conversation: a group on the service, so the mute follows the account; a chat here. */
   async function muteConversation(conversationId: ConversationId, duration: MuteDuration | null): Promise<Conversation> {
     const conversation = requireConversation(conversationId)
-    const wanted = duration === null ? null : muteFor(duration, now())
-    let mute = wanted
+    const startedAt = now()
+    const mute = duration === null ? null : muteFor(duration, startedAt)
     if (conversation.kind === 'group') {
-      if (wanted === null) await gateway.unmuteGroup(conversationId)
-      else mute = await gateway.muteGroup(conversationId, wanted.until)
+      if (mute === null) await gateway.unmuteGroup(conversationId)
+      else await gateway.muteGroup(conversationId, mute.until === null ? null : mute.until - startedAt)
     }
     return conversations.setMute(conversationId, mute) ?? conversation
   }

@@ -53,8 +53,11 @@ export interface TimelineService {
 
 /** Muting a group on the service, for the account (chats are muted on this device). */
 export interface GroupMuteService {
-  /** Mutes until `until` (Unix ms), or with no end when null; answers the mute the service keeps. */
-  muteGroup(groupId: ConversationId, until: number | null): Promise<Mute>
+  /**
+   * Mutes for `durationMs` from now, or with no end when null. A duration rather than an end, so
+   * the service's clock and core's need not agree (core's is the one the user sees, and tests set it).
+   */
+  muteGroup(groupId: ConversationId, durationMs: number | null): Promise<void>
   unmuteGroup(groupId: ConversationId): Promise<void>
 }
 

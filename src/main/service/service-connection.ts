@@ -23,8 +23,6 @@ import { speakingCore } from './service-failures'
 
 /** MU1's longest timed mute, a year in minutes (§8). */
 const MAX_MUTE_MINUTES = 525_600
-/** MU1's `muted_until` for a mute with no end (§8). */
-const NO_END = 253_402_300_800
 
 /** The service's largest page (§7 G1, §11 C1). */
 const LIST_PAGE_SIZE = 100
@@ -107,12 +105,10 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     latestMessages: (conversationId, limit) => messagePage(conversationId, { limit }),
     messagesBefore: (conversationId, beforeId, limit) => messagePage(conversationId, { anchor: { before: beforeId }, limit }),
     messagesAfter: (conversationId, afterId, limit) => messagePage(conversationId, { anchor: { after: afterId }, limit }),
-    async muteGroup(groupId, until) {
-      // The service counts whole minutes from its own now; the end we promised is kept to the
-      // minute, rounded up so the mute never ends early.
-      const minutes = until === null ? null : Math.min(Math.max(Math.ceil((until - Date.now()) / 60_000), 1), MAX_MUTE_MINUTES)
-      const mute = await muteGroup(client, groupId, minutes)
-      return { until: until === null || mute.muted_until === null || mute.muted_until >= NO_END ? null : until }
+    async muteGroup(groupId, durationMs) {
+      // The service counts whole minutes: rounded up, so its mute never ends before the one promised.
+      const minutes = durationMs === null ? null : Math.min(Math.max(Math.ceil(durationMs / 60_000), 1), MAX_MUTE_MINUTES)
+      await muteGroup(client, groupId, minutes)
     },
     async unmuteGroup(groupId) {
       await unmuteGroup(client, groupId)
