@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../shared/domain'
-import { wireMessage } from '../api/decoders'
+import { wireGroup, wireMessage } from '../api/decoders'
+import type { Log } from '../log/log'
 import type { PushEvents } from '../push/push-connection'
 import type { WireReaction } from '../push/push-events'
-import { reactionNews } from './reactions'
+import { reactionNews, reactionToYourMessage, type ReactionContext } from './reactions'
 
 const ME = '1'
 const OWN_CHANNEL = `/user/${ME}`
@@ -65,5 +66,47 @@ describe('reactionNews', () => {
 
   it('takes the copy on the conversation\'s channel as no news, so a reaction is told once', () => {
     expect(reactionNews(favorite({ channel: '/group/42' }), ME, OWN_CHANNEL)).toBeNull()
+  })
+})
+
+describe('reactionToYourMessage', () => {
+  const warnings: string[] = []
+  const log: Log = { info: () => undefined, warn: (message) => void warnings.push(message), error: () => undefined }
+  const bookClub = wireGroup.parse({
+    id: '42',
+    name: 'Book Club',
+    members: [
+      { id: 'm1', user_id: ME, nickname: 'Countess', muted: true },
+      { id: 'm2', user_id: '2', nickname: 'Amazing Grace', muted: false }
+    ]
+  })
+  const context = (group: ReactionContext['group']): ReactionContext => ({ meId: ME, ownChannel: OWN_CHANNEL, group, log })
+
+  it('names who reacted in a group by their nickname there', async () => {
+    const asked: string[] = []
+    const reaction = await reactionToYourMessage(favorite(), context(async (groupId) => (asked.push(groupId), bookClub)))
+    expect(asked).toEqual(['42'])
+    expect(reaction).toMatchObject({ conversationId: '42', reactorId: '2', reactorName: 'Amazing Grace', emoji: '🎉', message: { id: '100' } })
+  })
+
+  it('still tells of the reaction, unnamed, when the group cannot be read, and says why in the log', async () => {
+    const reaction = await reactionToYourMessage(favorite(), context(async () => Promise.reject(new Error('offline'))))
+    expect(reaction).toMatchObject({ reactorId: '2', reactorName: null, emoji: '🎉' })
+    expect(warnings).toEqual(['could not look up who reacted in group 42'])
+  })
+
+  it('leaves unnamed a reactor the group no longer lists', async () => {
+    const reaction = await reactionToYourMessage(favorite({ actorId: '9', reactions: [{ type: 'unicode', code: '👀', pack_id: null, pack_index: null, user_ids: ['9'] }] }), context(async () => bookClub))
+    expect(reaction).toMatchObject({ reactorId: '9', reactorName: null })
+  })
+
+  it('asks nothing of the service for a reaction that is no news, nor for one in a chat', async () => {
+    const asked: string[] = []
+    const group: ReactionContext['group'] = async (groupId) => (asked.push(groupId), bookClub)
+    expect(await reactionToYourMessage(favorite({ reactions: [] }), context(group))).toBeNull()
+    const inChat = favorite()
+    const reaction = await reactionToYourMessage({ ...inChat, message: { ...inChat.message, conversationId: '1+2' } }, context(group))
+    expect(reaction).toMatchObject({ conversationId: '1+2', reactorName: null })
+    expect(asked).toEqual([])
   })
 })

@@ -4,6 +4,7 @@
 import type { Conversation, ConversationId, Me, Message } from '../../shared/domain'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
+import type { WireGroup } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
 import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'
 import { muteGroup, unmuteGroup } from '../api/mutes'
@@ -11,14 +12,14 @@ import type { MessagePageRequest } from '../api/paging'
 import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
 import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
-import { chatToConversation, groupToConversation, nicknameIn, selfUserToMe, toMessage, tokenResultToMe } from '../api/to-domain'
+import { chatToConversation, groupToConversation, selfUserToMe, toMessage, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
 import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
-import { reactionNews } from './reactions'
+import { reactionToYourMessage } from './reactions'
 import { speakingCore } from './service-failures'
 
 /** MU1's longest timed mute, a year in minutes (§8). */
@@ -122,19 +123,9 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     }
   })
 
-  /** What a group member is called there; null when the service cannot say (a failed G4 is no reason to keep quiet). */
-  async function nicknameOf(groupId: ConversationId, userId: string): Promise<string | null> {
-    try {
-      return nicknameIn(await getGroup(client, groupId), userId)
-    } catch (error) {
-      log.warn(`could not look up who reacted in group ${groupId}`, error)
-      return null
-    }
-  }
-
   return {
     gateway,
-    push: new LivePushFeed({ config, log, token, owner: attachedOwner, nicknameOf }),
+    push: new LivePushFeed({ config, log, token, owner: attachedOwner, group: (groupId) => getGroup(client, groupId) }),
     attach(newOwner) {
       if (owner !== null) throw new Error('A service connection serves one core.')
       owner = newOwner
@@ -147,7 +138,8 @@ interface LivePushFeedOptions {
   log: Log
   token: () => string | null
   owner: () => ConnectionOwner
-  nicknameOf: (groupId: ConversationId, userId: string) => Promise<string | null>
+  /** G4, for who reacted to the user's message. */
+  group: (groupId: ConversationId) => Promise<WireGroup>
 }
 
 /** Follows the user's channel and the open conversation's, and hands core what arrives. */
@@ -171,12 +163,9 @@ class LivePushFeed implements PushFeed {
     connection.on('membershipCreated', () => owner.conversationsChanged())
     const ownChannel = userChannel(me.id)
     connection.on('favorite', (event) => {
-      const news = reactionNews(event, me.id, ownChannel)
-      if (news === null) return
-      const { conversationId } = event.message
-      // The push names who reacted only by id: their name in a group is asked of the service.
-      const reactorName = conversationKind(conversationId) === 'group' ? this.#options.nicknameOf(conversationId, news.reactorId) : Promise.resolve(null)
-      void reactorName.then((name) => owner.reaction({ conversationId, ...news, reactorName: name, message: event.message }))
+      void reactionToYourMessage(event, { meId: me.id, ownChannel, group: this.#options.group, log }).then((reaction) => {
+        if (reaction !== null) owner.reaction(reaction)
+      })
     })
     connection.on('subscriptionRefused', ({ channel, error }) => {
       log.warn('push: a subscription was refused', error)
