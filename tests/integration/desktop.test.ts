@@ -155,6 +155,22 @@ describe('muting a group', () => {
     expect(restarted.preferences.get('groupMuteEnds')).toEqual({ [club.ada.id]: {} })
   })
 
+  it('keeps the mute as it was when the service refuses to change it', async () => {
+    const service = await serviceFor()
+    const club = await bookClub(service)
+    const app = await adaAtHer(service, club)
+    const { mute } = await app.call('conversations:mute', { conversationId: club.groupId, duration: 'oneHour' })
+    expect(mute).not.toBeNull()
+    const ends = app.preferences.get('groupMuteEnds')
+    // Grace deletes the group; Ada's list does not know yet.
+    expect((await service.call('POST', `/v3/groups/${club.groupId}/destroy`, { token: club.grace.token })).status).toBe(200)
+
+    await expect(app.call('conversations:unmute', { conversationId: club.groupId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(app.call('conversations:mute', { conversationId: club.groupId, duration: 'untilTurnedOn' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await app.call('conversations:list', {})).find((c) => c.id === club.groupId)?.mute).toEqual(mute)
+    expect(app.preferences.get('groupMuteEnds')).toEqual(ends)
+  })
+
   it('leaves a muted group\'s messages out of the badge, and counts a chat\'s', async () => {
     const service = await serviceFor()
     const club = await bookClub(service)
