@@ -42,4 +42,28 @@ describe('StoredPreferences', () => {
     expect(preferences.get('outbox')).toBeUndefined()
     expect(log.warn).toHaveBeenCalledWith('ignored a malformed saved preference "outbox"', expect.anything())
   })
+
+  it('keeps the desktop state across restarts: status, the global mute, settings, and the mutes of chats and the ends of group mutes', () => {
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+    const store = memoryStore()
+    const preferences = new StoredPreferences(store, log)
+    preferences.set('presence', 'dnd')
+    preferences.set('globalMute', { until: null })
+    preferences.set('settings', { sound: false })
+    preferences.set('chatMutes', { '7': { '7+9': { until: 1_800_000_000_000 } } })
+    preferences.set('groupMuteEnds', { '7': { '42': 1_800_000_000_000 } })
+
+    const restarted = new StoredPreferences(store, log)
+    expect(restarted.get('presence')).toBe('dnd')
+    expect(restarted.get('globalMute')).toEqual({ until: null })
+    expect(restarted.get('settings')).toEqual({ sound: false })
+    expect(restarted.get('chatMutes')).toEqual({ '7': { '7+9': { until: 1_800_000_000_000 } } })
+    expect(restarted.get('groupMuteEnds')).toEqual({ '7': { '42': 1_800_000_000_000 } })
+
+    store.set('presence', 'busy')
+    store.set('groupMuteEnds', { '7': { '42': 'tomorrow' } })
+    expect(restarted.get('presence')).toBeUndefined()
+    expect(restarted.get('groupMuteEnds')).toBeUndefined()
+    expect(log.warn).toHaveBeenCalledTimes(2)
+  })
 })
