@@ -187,6 +187,32 @@ describe('Notifications', () => {
     expect(notifier.shown).toEqual([])
   })
 
+  it('does not count a reaction as a message: a message after one is told as the first', () => {
+    const { notifications, notifier } = notificationsWith()
+    const mine = message(GROUP, { senderId: ME.id, senderName: 'Ada', text: 'Cake on Friday' })
+    const reaction = { kind: 'reaction', conversationId: GROUP, reactorId: '2', reactorName: 'Grace', emoji: '🎉', message: mine } as const
+    notifications.consider(reaction)
+    notifications.consider({ kind: 'message', message: message(GROUP, { text: 'Which cake?' }) })
+    notifications.consider(reaction)
+    notifications.consider({ kind: 'message', message: message(GROUP) })
+    expect(notifier.shown.map((shown) => shown.body)).toEqual([
+      'Grace reacted 🎉 to your message: "Cake on Friday"',
+      'Grace: Which cake?',
+      'Grace reacted 🎉 to your message: "Cake on Friday"',
+      '2 new messages in Book Club'
+    ])
+    notifications.seen(GROUP)
+    expect(notifier.closed).toEqual([GROUP])
+  })
+
+  it('closes a notification that showed only a reaction once the conversation is seen', () => {
+    const { notifications, notifier } = notificationsWith()
+    const mine = message(GROUP, { senderId: ME.id, senderName: 'Ada' })
+    notifications.consider({ kind: 'reaction', conversationId: GROUP, reactorId: '2', reactorName: 'Grace', emoji: '🎉', message: mine })
+    notifications.seen(GROUP)
+    expect(notifier.closed).toEqual([GROUP])
+  })
+
   it('tells of a reaction to your message, in a muted group too', () => {
     const { notifications, notifier } = notificationsWith({}, { groupMuted: true })
     const mine = message(GROUP, { senderId: ME.id, senderName: 'Ada', text: 'Cake on Friday' })

@@ -28,7 +28,10 @@ export interface Situation {
 
 export class Notifications {
   readonly #deps: NotificationsDependencies
-  /** Per conversation, how many happenings its notification stands for. */
+  /**
+   * Per conversation shown, how many messages its notification stands for. A reaction shows
+   * itself without counting, so a message after it is not told as "2 new messages".
+   */
   readonly #unseen = new Map<ConversationId, number>()
 
   constructor(deps: NotificationsDependencies) {
@@ -51,7 +54,7 @@ export class Notifications {
       enabled: settings.desktopNotifications
     }
     if (!shouldNotify(happening, context)) return
-    const unseen = (this.#unseen.get(conversationId) ?? 0) + 1
+    const unseen = (this.#unseen.get(conversationId) ?? 0) + (happening.kind === 'message' ? 1 : 0)
     this.#unseen.set(conversationId, unseen)
     const { title, body } = notificationFor(happening, { conversationName: conversation.name, unseen, showMessageText: settings.showMessageText })
     this.#deps.notifier.show({

@@ -78,7 +78,7 @@ export interface NotificationText {
 
 export interface NotificationOptions {
   conversationName: string
-  /** Happenings in this conversation not yet seen, this one included. */
+  /** Messages in this conversation not yet seen, this one included (for a message). */
   unseen: number
   /** Off: say who wrote, not what. */
   showMessageText: boolean
