@@ -60,13 +60,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     token: () => session.token,
     me: () => session.me,
     message: (message) => receive(message),
-    reaction: (reaction) => {
-      const conversation = conversations.get(reaction.conversationId)
-      if (conversation === undefined) return
-      // In a chat only the other participant can have reacted, and the chat bears their name.
-      const reactorName = reaction.reactorName ?? (conversation.kind === 'dm' ? conversation.name : 'Someone')
-      notifications.consider({ kind: 'reaction', ...reaction, reactorName })
-    },
+    reaction: (reaction) => notifications.consider({ kind: 'reaction', ...reaction }),
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
     live: () => void catchUp(),

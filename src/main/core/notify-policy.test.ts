@@ -125,6 +125,13 @@ describe('notificationFor', () => {
     expect(notificationFor(aReaction(), { ...options, showMessageText: false }).body).toBe('Bea reacted ❤️ to your message')
   })
 
+  it('names who reacted by the chat\'s name in a chat, and as Someone in a group that could not say', () => {
+    const reaction = aReaction() as Extract<Happening, { kind: 'reaction' }>
+    const inChat: Happening = { ...reaction, reactorName: null, conversationId: '1+2', message: message({ conversationId: '1+2', senderId: ME }) }
+    expect(notificationFor(inChat, { ...options, conversationName: 'Bea' })).toEqual({ title: 'Bea', body: 'Bea reacted ❤️ to your message: "Lunch?"' })
+    expect(notificationFor({ ...reaction, reactorName: null }, options).body).toBe('Someone reacted ❤️ to your message: "Lunch?"')
+  })
+
   it('names no character for a reaction with a picture from an emoji pack', () => {
     const pictured: Happening = { ...(aReaction() as Extract<Happening, { kind: 'reaction' }>), emoji: null }
     expect(notificationFor(pictured, options).body).toBe('Bea reacted to your message: "Lunch?"')

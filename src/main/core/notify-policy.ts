@@ -10,7 +10,8 @@ export type Happening =
       kind: 'reaction'
       conversationId: ConversationId
       reactorId: string
-      reactorName: string
+      /** Their nickname in the group; null in a chat (whose name is theirs) or when the service could not say. */
+      reactorName: string | null
       /** The reaction's character, or null for a picture from an emoji pack (which a notification cannot show). */
       emoji: string | null
       message: Message
@@ -91,7 +92,9 @@ export function notificationFor(happening: Happening, options: NotificationOptio
     const title = conversationName
     const quoted = showMessageText && happening.message.text.trim() !== '' ? `: "${happening.message.text}"` : ''
     const reacted = happening.emoji === null ? 'reacted' : `reacted ${happening.emoji}`
-    return { title, body: `${happening.reactorName} ${reacted} to your message${quoted}` }
+    // In a chat only the other participant can have reacted, and the chat bears their name.
+    const reactor = happening.reactorName ?? (conversationKind(happening.conversationId) === 'dm' ? conversationName : 'Someone')
+    return { title, body: `${reactor} ${reacted} to your message${quoted}` }
   }
   const { message } = happening
   const isChat = conversationKind(message.conversationId) === 'dm'
