@@ -25,6 +25,7 @@ import { StoredPreferences, type KeyValueStore } from './core/stored-preferences
 import { resolveServiceConfig } from './api/service-config'
 import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
+import { followTheme } from './desktop/native-theme'
 import { systemIdle, watchPowerEvents } from './desktop/system-idle'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { TrayService } from './desktop/tray'
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       tray.show(state)
       badge.show(state.unreadCount)
       if (host.startAtLogin) loginItem.follow(state.settings.startAtLogin)
+      followTheme(state.settings.theme)
     }
   }
 
