@@ -29,7 +29,7 @@ const STATUSES: readonly [PresenceStatus, string][] = [
 const MUTE_DURATIONS: readonly [MuteDuration, string][] = [
   ['oneHour', 'For 1 hour'],
   ['eightHours', 'For 8 hours'],
-  ['untilTomorrow', 'Until tomorrow (08:00)'],
+  ['untilTomorrow', 'Until tomorrow (08:00 local)'],
   ['untilTurnedOn', 'Until I turn them back on']
 ]
 

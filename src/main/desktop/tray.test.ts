@@ -158,7 +158,7 @@ describe('TrayService', () => {
     expect(labels(item(tray().menu, 'Mute notifications').submenu as MenuItemConstructorOptions[])).toEqual([
       'For 1 hour',
       'For 8 hours',
-      'Until tomorrow (08:00)',
+      'Until tomorrow (08:00 local)',
       'Until I turn them back on'
     ])
   })
@@ -201,7 +201,7 @@ describe('TrayService', () => {
     service.show(desktopState())
     click(item(tray().menu, 'Mute notifications', 'For 1 hour'))
     click(item(tray().menu, 'Mute notifications', 'For 8 hours'))
-    click(item(tray().menu, 'Mute notifications', 'Until tomorrow (08:00)'))
+    click(item(tray().menu, 'Mute notifications', 'Until tomorrow (08:00 local)'))
     click(item(tray().menu, 'Mute notifications', 'Until I turn them back on'))
     expect(actions.mute.mock.calls).toEqual([['oneHour'], ['eightHours'], ['untilTomorrow'], ['untilTurnedOn']])
   })
