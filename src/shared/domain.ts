@@ -92,6 +92,8 @@ export interface VerificationChallenge {
 export type SessionState =
   | { status: 'signedOut'; notice: string | null }
   | { status: 'verifying'; challenge: VerificationChallenge }
+  /** Where the history's "New messages" divider goes; absent or null when nothing was unread. */
+  firstUnreadId?: string | null
   | { status: 'signedIn'; me: Me }
 
 export type SignInResult =

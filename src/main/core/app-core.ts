@@ -250,11 +250,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       openConversationId = conversationId
       push.follow(conversationId)
       const page = await timelines.load(conversationId)
+      const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages)
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })
       conversations.markRead(conversationId)
       notifications.seen(conversationId)
-      return { conversation: conversations.get(conversationId) ?? conversation, ...page, pending: outbox.pendingIn(conversationId) }
+      return { conversation: conversations.get(conversationId) ?? conversation, ...page, pending: outbox.pendingIn(conversationId), firstUnreadId }
     },
     'conversations:close': async ({ conversationId }) => {
       if (openConversationId === conversationId) {

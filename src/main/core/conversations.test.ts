@@ -231,6 +231,44 @@ describe('Conversations', () => {
     expect(unread(await restarted.refresh(ME.id))).toEqual({ [GROUP]: 0 })
   })
 
+  it('finds the first unread message in the loaded page, past the user\'s own and system messages', async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    service.write(GROUP, { senderId: ME.id })
+    service.write(GROUP, { senderId: 'system', system: true })
+    const [firstUnread] = service.writeMany(GROUP, 2, '2')
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '' }))
+    await conversations.refresh(ME.id)
+    const callsBefore = service.callsOf('messagesAfter').length
+
+    expect(await conversations.firstUnreadId(GROUP, service.messagesIn(GROUP))).toBe(firstUnread?.id)
+    expect(service.callsOf('messagesAfter')).toHaveLength(callsBefore)
+  })
+
+  it('asks the service for the first unread message when the loaded page is unread all through', async () => {
+    const service = serviceWith(GROUP)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    const [firstUnread] = service.writeMany(GROUP, 80, '2')
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '' }))
+    await conversations.refresh(ME.id)
+
+    expect(await conversations.firstUnreadId(GROUP, service.messagesIn(GROUP).slice(-50))).toBe(firstUnread?.id)
+    expect(service.callsOf('messagesAfter').at(-1)).toEqual([GROUP, read?.id, UNREAD_COUNT_CAP])
+  })
+
+  it('has no first unread message in a conversation read to its end, nor once it is marked read', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const [read] = service.writeMany(GROUP, 1, '2')
+    service.writeMany(GROUP, 3, '2')
+    service.writeMany(CHAT, 2, '2')
+    const { conversations } = conversationsOver(service, seenBefore({ [GROUP]: read?.id ?? '', [CHAT]: service.messagesIn(CHAT).at(-1)?.id ?? '' }))
+    await conversations.refresh(ME.id)
+
+    expect(await conversations.firstUnreadId(CHAT, service.messagesIn(CHAT))).toBeNull()
+    conversations.markRead(GROUP)
+    expect(await conversations.firstUnreadId(GROUP, service.messagesIn(GROUP))).toBeNull()
+  })
+
   it('says nothing when marking read a conversation with nothing unread, nor one it does not know', async () => {
     const service = serviceWith(GROUP)
     service.writeMany(GROUP, 1, '2')

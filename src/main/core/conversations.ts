@@ -117,6 +117,23 @@ export class Conversations {
     return true
   }
 
+  /**
+   * The oldest message the user has not seen yet, where the history shows its "New messages"
+   * divider. Call before `markRead`. Looks in `loaded` (the newest page) first, and asks the
+   * service only when everything there is unread, so the divider may lie further back.
+   */
+  async firstUnreadId(conversationId: ConversationId, loaded: Message[]): Promise<string | null> {
+    const conversation = this.#byId.get(conversationId)
+    const lastRead = this.#readState()?.[conversationId]
+    if (conversation === undefined || lastRead === undefined || conversation.unreadCount === 0) return null
+    const oldestLoaded = loaded[0]
+    const candidates =
+      oldestLoaded !== undefined && compareIds(oldestLoaded.id, lastRead) <= 0
+        ? loaded
+        : await this.#deps.service.messagesAfter(conversationId, lastRead, UNREAD_COUNT_CAP)
+    return candidates.find((message) => compareIds(message.id, lastRead) > 0 && this.#countsAsUnread(message))?.id ?? null
+  }
+
   /** The user is looking at this conversation: everything in it up to its newest message is read. */
   markRead(conversationId: ConversationId): void {
     const conversation = this.#byId.get(conversationId)
