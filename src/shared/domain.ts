@@ -40,6 +40,12 @@ export type Attachment =
   | { type: 'emoji'; placeholder: string; charmap: [number, number][] }
   | { type: 'poll'; pollId: string }
 
+/** A picture a message carries, at the URL the image service stored it under. */
+export type ImageAttachment = Extract<Attachment, { type: 'image' }>
+
+/** What a message the user sends may carry: anything but a poll, which only the service makes. */
+export type SendableAttachment = Exclude<Attachment, { type: 'poll' }>
+
 export interface Message {
   id: string
   conversationId: ConversationId
@@ -64,6 +70,8 @@ export interface PendingMessage {
   clientId: string
   conversationId: ConversationId
   text: string
+  /** Pictures (already uploaded) it carries; absent reads as none. */
+  attachments?: SendableAttachment[]
   /** Unix milliseconds, when the user pressed Send. */
   queuedAt: number
   state: 'sending' | 'failed'
@@ -80,6 +88,8 @@ export interface MessagePage {
 export interface OpenedConversation extends MessagePage {
   conversation: Conversation
   pending: PendingMessage[]
+  /** Where the history's "New messages" divider goes; absent or null when nothing was unread. */
+  firstUnreadId?: string | null
 }
 
 export type PushStatus = 'offline' | 'connecting' | 'connected' | 'reconnecting'
@@ -92,8 +102,6 @@ export interface VerificationChallenge {
 export type SessionState =
   | { status: 'signedOut'; notice: string | null }
   | { status: 'verifying'; challenge: VerificationChallenge }
-  /** Where the history's "New messages" divider goes; absent or null when nothing was unread. */
-  firstUnreadId?: string | null
   | { status: 'signedIn'; me: Me }
 
 export type SignInResult =
@@ -148,4 +156,13 @@ export interface DesktopState {
   settings: Settings
   /** What this host has: a tray to keep running in, a way to start at login. */
   host: { tray: boolean; startAtLogin: boolean }
+}
+
+// Pictures on their way to the image service (issue 8).
+
+/** How far one upload has gone: main sends one whenever another percent has been handed over. */
+export interface UploadProgress {
+  uploadId: string
+  sentBytes: number
+  totalBytes: number
 }

@@ -5,6 +5,8 @@ import type {
   Conversation,
   ConversationId,
   DesktopState,
+  ImageAttachment,
+  UploadProgress,
   Message,
   MessagePage,
   MuteDuration,
@@ -16,6 +18,7 @@ import type {
   SettingsChanges,
   SignInResult
 } from './domain'
+import type { ImageContentType } from './image-files'
 
 type Empty = Record<string, never>
 
@@ -35,9 +38,16 @@ export interface InvokeContract {
   'conversations:close': { req: { conversationId: ConversationId }; res: null }
   'messages:loadOlder': { req: { conversationId: ConversationId; beforeId: string }; res: MessagePage }
   'messages:send': {
-    req: { conversationId: ConversationId; text: string; clientId: string }
+    req: { conversationId: ConversationId; text: string; clientId: string; attachments?: ImageAttachment[] | undefined }
     res: PendingMessage
   }
+  /**
+   * Uploads a picture to the image service (I1) and answers its URL, for a message to carry.
+   * Progress comes as `uploads:progress` events under the same `uploadId`.
+   */
+  'uploads:start': { req: { uploadId: string; contentType: ImageContentType; bytes: Uint8Array }; res: { url: string } }
+  /** Stops an upload: its `uploads:start` then fails. Nothing happens when it has already ended. */
+  'uploads:cancel': { req: { uploadId: string }; res: null }
   'messages:retry': { req: { conversationId: ConversationId; clientId: string }; res: PendingMessage }
   'messages:discard': { req: { conversationId: ConversationId; clientId: string }; res: null }
   /** Mutes one conversation's notifications: a group's on the service (MU1), a chat's on this device. */
@@ -72,6 +82,7 @@ export interface EventContract {
   /** The outbox of one conversation changed: its full list of messages not yet accepted. */
   'outbox:changed': { conversationId: ConversationId; pending: PendingMessage[] }
   'push:status': PushStatus
+  'uploads:progress': UploadProgress
   /** The user clicked a notification: show this conversation. */
   'conversations:focus': { conversationId: ConversationId }
   'desktop:changed': DesktopState
@@ -124,6 +135,8 @@ const invokeChannels = {
   'conversations:close': true,
   'messages:loadOlder': true,
   'messages:send': true,
+  'uploads:start': true,
+  'uploads:cancel': true,
   'messages:retry': true,
   'messages:discard': true,
   'conversations:mute': true,
@@ -143,6 +156,7 @@ const eventNames = {
   'messages:received': true,
   'outbox:changed': true,
   'push:status': true,
+  'uploads:progress': true,
   'conversations:focus': true,
   'desktop:changed': true,
   'notifications:show': true,

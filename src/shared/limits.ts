@@ -2,3 +2,6 @@
 
 /** The longest message text the service accepts (docs/protocol.md §10, "Message rules"). */
 export const MAX_MESSAGE_LENGTH = 1000
+
+/** The most attachments one message may carry (docs/protocol.md §10, "Message rules"). */
+export const MAX_ATTACHMENTS = 10

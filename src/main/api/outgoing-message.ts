@@ -1,8 +1,8 @@
 // The body of a message this client sends (MS2, C3; docs/protocol.md §10 "Message rules").
-import type { Attachment } from '../../shared/domain'
+import type { SendableAttachment } from '../../shared/domain'
 
 /** Polls are created by the service only (§10): a client can send every other kind. */
-export type OutgoingAttachment = Exclude<Attachment, { type: 'poll' }>
+export type OutgoingAttachment = SendableAttachment
 
 export function toWireAttachment(attachment: OutgoingAttachment): Record<string, unknown> {
   switch (attachment.type) {

@@ -12,7 +12,18 @@ import type { ServiceConfig } from './service-config'
  * v4 or image-service operation yet; their addresses are configured and join this list with the
  * first call that needs them.
  */
-export type ServiceHost = 'base' | 'v2'
+export type ServiceHost = 'base' | 'v2' | 'image'
+
+/** Bytes sent as they are (I1's picture), rather than as JSON. */
+export interface RawBody {
+  bytes: Uint8Array
+  contentType: string
+  /** Told how many bytes have been handed to the connection so far, as they go. */
+  onProgress?: (sentBytes: number) => void
+}
+
+/** How much of a raw body is handed over at a time: small enough for progress to move smoothly. */
+const RAW_CHUNK_BYTES = 64 * 1024
 
 export type QueryValue = string | number | boolean | null | undefined
 
@@ -27,6 +38,12 @@ export interface CallSpec<T> {
   query?: Record<string, QueryValue>
   /** Sent as JSON. */
   body?: unknown
+  /** Sent as raw bytes instead of `body`. */
+  rawBody?: RawBody
+  /** Aborts the request (a cancelled upload); the call then fails as the service being out of reach. */
+  signal?: AbortSignal
+  /** Overrides the client's timeout, for a request that may rightly take long (an upload). */
+  timeoutMs?: number
   /** Decodes the success payload (after the envelope, when there is one). */
   schema: z.ZodType<T>
   /** L1 and V1–V3 take no token (§2.2); everything else sends it. */
@@ -96,13 +113,17 @@ export class ServiceClient {
       headers['Content-Type'] = 'application/json'
       body = JSON.stringify(spec.body)
     }
+    if (spec.rawBody !== undefined) headers['Content-Type'] = spec.rawBody.contentType
+    const timeout = AbortSignal.timeout(spec.timeoutMs ?? this.#timeoutMs)
+    const signal = spec.signal === undefined ? timeout : AbortSignal.any([timeout, spec.signal])
 
     const send = async (): Promise<{ response: Response; text: string }> => {
       const response = await this.#fetch(url, {
         method: spec.method,
         headers,
         ...(body === undefined ? {} : { body }),
-        signal: AbortSignal.timeout(this.#timeoutMs)
+        ...(spec.rawBody === undefined ? {} : rawRequestBody(spec.rawBody)),
+        signal
       })
       return { response, text: await response.text() }
     }
@@ -149,7 +170,8 @@ export class ServiceClient {
   #urlFor(spec: CallSpec<unknown>): string {
     const hosts: Record<ServiceHost, string> = {
       base: this.#config.baseUrl,
-      v2: this.#config.v2Url
+      v2: this.#config.v2Url,
+      image: this.#config.imageServiceUrl
     }
     const base = hosts[spec.host].replace(/\/+$/, '')
     const query = new URLSearchParams()
@@ -170,6 +192,27 @@ export class ServiceClient {
     const errors = parsed.success ? (parsed.data.meta?.errors ?? []) : []
     return new ApiError(operation, status, errors, json === undefined ? text : json)
   }
+}
+
+/**
+ * A raw body as a stream the connection pulls from, so the bytes it has taken can be counted.
+ * fetch needs `duplex: 'half'` for a stream body (https://github.com/nodejs/node/issues/46221).
+ */
+function rawRequestBody({ bytes, onProgress }: RawBody): { body: ReadableStream<Uint8Array>; duplex: 'half' } {
+  let sent = 0
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes.length) {
+        controller.close()
+        return
+      }
+      const chunk = bytes.subarray(sent, Math.min(sent + RAW_CHUNK_BYTES, bytes.length))
+      controller.enqueue(chunk)
+      sent += chunk.length
+      onProgress?.(sent)
+    }
+  })
+  return { body, duplex: 'half' }
 }
 
 /** The connection was closed under the request before any answer came back. */

@@ -14,6 +14,7 @@ import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceCo
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { Timelines } from './timelines'
+import { Uploads } from './uploads'
 
 export interface AppCoreDependencies {
   /** The service, built by the composition root (`service/service-connection.ts` for a real one). */
@@ -87,6 +88,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // when someone else does). Everything read from the service is theirs no longer to show.
       void push.stop()
       outbox.stop()
+      uploads.cancelAll()
       openConversationId = null
       timelines.clear()
       conversations.clear()
@@ -144,7 +146,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   })
   const timelines = new Timelines(gateway)
   const outbox = new Outbox({
-    deliver: (pending) => gateway.sendMessage(pending.conversationId, pending.text, pending.clientId),
+    deliver: (pending) => gateway.sendMessage(pending.conversationId, pending.text, pending.clientId, pending.attachments ?? []),
     recoverDelivered: async (pending) => {
       for (const message of await timelines.catchUp(pending.conversationId)) receive(message)
     },
@@ -153,6 +155,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     save: (all) => deps.preferences.set('outbox', all)
   })
   outbox.restore(deps.preferences.get('outbox') ?? [])
+  const uploads = new Uploads({
+    upload: (upload) => deps.service.images.uploadImage(upload),
+    progress: (progress) => events.emit('uploads:progress', progress)
+  })
 
   function setPushStatus(status: PushStatus): void {
     pushStatus = status
@@ -268,9 +274,17 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       requireConversation(conversationId)
       return timelines.older(conversationId, beforeId)
     },
-    'messages:send': async ({ conversationId, text, clientId }) => {
+    'messages:send': async ({ conversationId, text, clientId, attachments }) => {
       requireConversation(conversationId)
-      return outbox.enqueue(conversationId, text, clientId)
+      return outbox.enqueue(conversationId, text, clientId, attachments ?? [])
+    },
+    'uploads:start': async ({ uploadId, contentType, bytes }) => {
+      requireMe()
+      return { url: await uploads.start(uploadId, contentType, bytes) }
+    },
+    'uploads:cancel': async ({ uploadId }) => {
+      uploads.cancel(uploadId)
+      return null
     },
     'messages:retry': async ({ conversationId, clientId }) => {
       requireMe()

@@ -2,7 +2,8 @@
 // message stays here, visible, until the service takes it or the user discards it. Each keeps its
 // client id as `source_guid` on every attempt, so the service refuses a second copy (409) when an
 // earlier attempt did arrive but its answer was lost.
-import type { ConversationId, Message, PendingMessage } from '../../shared/domain'
+import type { ConversationId, Message, PendingMessage, SendableAttachment } from '../../shared/domain'
+import { MAX_ATTACHMENTS } from '../../shared/limits'
 import { errorCodeOf, toIpcError } from './failures'
 import { AppError } from './app-error'
 
@@ -65,11 +66,23 @@ export class Outbox {
       .sort((a, b) => a.queuedAt - b.queuedAt)
   }
 
-  enqueue(conversationId: ConversationId, text: string, clientId: string): PendingMessage {
-    if (text.trim() === '') throw new AppError('VALIDATION', 'Write something before sending.')
+  /** Takes a message to send: text, pictures already uploaded (their URLs), or both. */
+  enqueue(conversationId: ConversationId, text: string, clientId: string, attachments: SendableAttachment[] = []): PendingMessage {
+    if (text.trim() === '' && attachments.length === 0) throw new AppError('VALIDATION', 'Write something before sending.')
+    if (attachments.length > MAX_ATTACHMENTS) {
+      throw new AppError('VALIDATION', `A message can carry at most ${MAX_ATTACHMENTS} attachments.`)
+    }
     const existing = this.#entries.get(clientId)
     if (existing) return existing.message
-    const message: PendingMessage = { clientId, conversationId, text, queuedAt: Date.now(), state: 'sending', error: null }
+    const message: PendingMessage = {
+      clientId,
+      conversationId,
+      text,
+      ...(attachments.length === 0 ? {} : { attachments }),
+      queuedAt: Date.now(),
+      state: 'sending',
+      error: null
+    }
     this.#entries.set(clientId, { message, waitingForService: false })
     this.#announce(conversationId)
     this.#attempt(clientId)

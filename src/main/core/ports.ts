@@ -11,8 +11,10 @@ import type {
   Mute,
   PendingMessage,
   PresenceStatus,
-  PushStatus
+  PushStatus,
+  SendableAttachment
 } from '../../shared/domain'
+import type { ImageContentType } from '../../shared/image-files'
 import type { EventContract, EventName } from '../../shared/ipc'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
@@ -63,7 +65,7 @@ export interface GroupMuteService {
 
 /** Everything core asks of the service over REST, whichever deployment it is. */
 export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService {
-  sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message>
+  sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 
 /** The service's push channel, followed for the signed-in user. */
@@ -105,9 +107,16 @@ export interface ConnectionOwner {
   tokenRefused(): void
 }
 
+/** The image service, where pictures go before a message carries them. */
+export interface ImageService {
+  /** I1: resolves with the picture's URL; `signal` cancels it. */
+  uploadImage(upload: { bytes: Uint8Array; contentType: ImageContentType; signal: AbortSignal; onProgress: (sentBytes: number) => void }): Promise<string>
+}
+
 /** One deployment of the service, as the composition root hands it to core. */
 export interface ServiceConnection {
   readonly gateway: ServiceGateway
+  readonly images: ImageService
   readonly push: PushFeed
   /** Core calls this once, before anything else, to say who owns the connection. */
   attach(owner: ConnectionOwner): void

@@ -19,4 +19,26 @@ describe('request schemas', () => {
     expect(open('javascript:alert(1)')).toBe(false)
     expect(open('not a url')).toBe(false)
   })
+
+  it('sends up to ten pictures at http(s) addresses, and nothing else as an attachment', () => {
+    const withAttachments = (attachments: unknown): boolean =>
+      requestSchemas['messages:send'].safeParse({ conversationId: 'g1', text: '', clientId: '0b8f6f3e-6a38-4a51-9f0e-3d1c1e3f6a11', attachments })
+        .success
+    const picture = { type: 'image', url: 'http://127.0.0.1:8080/image/i/0123456789abcdef0123456789abcdef' }
+    expect(withAttachments([picture])).toBe(true)
+    expect(withAttachments(Array.from({ length: 10 }, () => picture))).toBe(true)
+    expect(withAttachments(Array.from({ length: 11 }, () => picture))).toBe(false)
+    expect(withAttachments([{ type: 'image', url: 'javascript:alert(1)' }])).toBe(false)
+    expect(withAttachments([{ type: 'poll', pollId: '1' }])).toBe(false)
+  })
+
+  it('uploads bytes of 1 B to 10 MiB, of the three picture types', () => {
+    const upload = (contentType: string, bytes: unknown): boolean =>
+      requestSchemas['uploads:start'].safeParse({ uploadId: '0b8f6f3e-6a38-4a51', contentType, bytes }).success
+    expect(upload('image/png', new Uint8Array(10 * 1024 * 1024))).toBe(true)
+    expect(upload('image/png', new Uint8Array(10 * 1024 * 1024 + 1))).toBe(false)
+    expect(upload('image/png', new Uint8Array(0))).toBe(false)
+    expect(upload('image/webp', new Uint8Array(8))).toBe(false)
+    expect(upload('image/png', [1, 2, 3])).toBe(false)
+  })
 })

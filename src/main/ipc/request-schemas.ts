@@ -2,7 +2,8 @@
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
-import { MAX_MESSAGE_LENGTH } from '../../shared/limits'
+import { MAX_ATTACHMENTS, MAX_MESSAGE_LENGTH } from '../../shared/limits'
+import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
 import { isWebUrl } from '../../shared/web-url'
 import { settingsSchema } from '../core/settings'
 
@@ -11,6 +12,10 @@ const conversationId = z.string().min(1).max(64)
 const messageId = z.string().regex(/^[0-9]{1,32}$/)
 const clientId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
 const muteDuration = z.enum(['oneHour', 'eightHours', 'untilTomorrow', 'untilTurnedOn'])
+const uploadId = clientId
+/** The service refuses any URL its image upload did not answer; this only keeps out what is not a web address. */
+const imageAttachment = z.strictObject({ type: z.literal('image'), url: z.string().max(2048).refine(isWebUrl) })
+const pictureBytes = z.instanceof(Uint8Array).refine((bytes) => bytes.length >= 1 && bytes.length <= MAX_IMAGE_BYTES, 'A picture is 1 byte to 10 MiB.')
 
 export const requestSchemas = {
   'app:ready': empty,
@@ -27,7 +32,14 @@ export const requestSchemas = {
   'conversations:open': z.strictObject({ conversationId }),
   'conversations:close': z.strictObject({ conversationId }),
   'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
-  'messages:send': z.strictObject({ conversationId, text: z.string().max(MAX_MESSAGE_LENGTH), clientId }),
+  'messages:send': z.strictObject({
+    conversationId,
+    text: z.string().max(MAX_MESSAGE_LENGTH),
+    clientId,
+    attachments: z.array(imageAttachment).max(MAX_ATTACHMENTS).optional()
+  }),
+  'uploads:start': z.strictObject({ uploadId, contentType: z.enum(IMAGE_CONTENT_TYPES), bytes: pictureBytes }),
+  'uploads:cancel': z.strictObject({ uploadId }),
   'messages:retry': z.strictObject({ conversationId, clientId }),
   'messages:discard': z.strictObject({ conversationId, clientId }),
   'conversations:mute': z.strictObject({ conversationId, duration: muteDuration }),

@@ -6,6 +6,7 @@ import { conversationKind, otherParticipant } from '../../shared/conversation-id
 import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
 import type { WireGroup } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
+import { uploadPicture } from '../api/images'
 import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'
 import { muteGroup, unmuteGroup } from '../api/mutes'
 import type { MessagePageRequest } from '../api/paging'
@@ -114,17 +115,18 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     async unmuteGroup(groupId) {
       await unmuteGroup(client, groupId)
     },
-    async sendMessage(conversationId, text, sourceGuid) {
+    async sendMessage(conversationId, text, sourceGuid, attachments = []) {
       const wire =
         conversationKind(conversationId) === 'dm'
-          ? await sendDirectMessage(client, otherParticipant(conversationId, requireMeId()), { sourceGuid, text })
-          : await sendGroupMessage(client, conversationId, { sourceGuid, text })
+          ? await sendDirectMessage(client, otherParticipant(conversationId, requireMeId()), { sourceGuid, text, attachments })
+          : await sendGroupMessage(client, conversationId, { sourceGuid, text, attachments })
       return toMessage(wire, conversationId)
     }
   })
 
   return {
     gateway,
+    images: speakingCore({ uploadImage: (upload) => uploadPicture(client, upload) }),
     push: new LivePushFeed({ config, log, token, owner: attachedOwner, group: (groupId) => getGroup(client, groupId) }),
     attach(newOwner) {
       if (owner !== null) throw new Error('A service connection serves one core.')
