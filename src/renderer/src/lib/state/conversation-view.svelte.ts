@@ -14,6 +14,13 @@ export class ConversationViewModel {
   error = $state<string | null>(null)
   loadingOlder = $state(false)
   olderError = $state<string | null>(null)
+  /** Where the "New messages" divider goes: the first message that was unread when the conversation opened. */
+  firstUnreadId = $state<string | null>(null)
+  /**
+   * A message the history is asked to scroll to and focus (see `jumpTo`). A new object each time,
+   * so asking twice for the same message scrolls to it twice.
+   */
+  focusRequest = $state<{ messageId: string } | null>(null)
   /** Why the last mute or unmute was refused. */
   muteError = $state<string | null>(null)
   #pending = $state<PendingMessage[]>([])
@@ -28,6 +35,9 @@ export class ConversationViewModel {
 
   /** Unsent text per conversation, so switching away loses nothing. */
   #drafts = new SvelteMap<ConversationId, string>()
+
+  /** The older page on its way, which a second caller waits for rather than asking again. */
+  #olderLoad: Promise<void> | null = null
 
   /** Arrivals while `conversations:open` is in flight, merged once its page is in. */
   #early: Message[] = []
@@ -47,6 +57,7 @@ export class ConversationViewModel {
   listen(): () => void {
     const stops = [
       listen('messages:received', (message) => this.#receive(message)),
+      listen('messages:updated', (message) => this.update(message)),
       listen('outbox:changed', ({ conversationId, pending }) => {
         if (conversationId !== this.conversationId) return
         if (this.status === 'loading') this.#earlyPending = pending
@@ -68,6 +79,9 @@ export class ConversationViewModel {
     this.#earlyPending = null
     this.hasOlder = false
     this.olderError = null
+    this.firstUnreadId = null
+    this.focusRequest = null
+    this.#olderLoad = null
     this.muteError = null
     this.status = 'loading'
     this.error = null
@@ -78,6 +92,7 @@ export class ConversationViewModel {
       this.messages = mergeMessages(opened.messages, this.#early)
       this.#early = []
       this.hasOlder = opened.hasOlder
+      this.firstUnreadId = opened.firstUnreadId ?? null
       this.#pending = this.#earlyPending ?? opened.pending
       this.#earlyPending = null
       this.status = 'ready'
@@ -110,10 +125,35 @@ export class ConversationViewModel {
     this.#drafts.clear()
   }
 
-  async loadOlder(): Promise<void> {
+  loadOlder(): Promise<void> {
+    if (this.#olderLoad !== null) return this.#olderLoad
+    const load = this.#loadOlderPage().finally(() => {
+      if (this.#olderLoad === load) this.#olderLoad = null
+    })
+    this.#olderLoad = load
+    return load
+  }
+
+  /**
+   * Loads older pages until the message is in, then asks the history to scroll to it and focus it.
+   * Resolves false when the history has no such message or a page could not be loaded (`olderError` says why).
+   */
+  async jumpTo(messageId: string): Promise<boolean> {
+    const id = this.conversationId
+    while (this.conversationId === id && !this.messages.some((message) => message.id === messageId)) {
+      if (!this.hasOlder || this.status !== 'ready') return false
+      await this.loadOlder()
+      if (this.olderError !== null) return false
+    }
+    if (this.conversationId !== id) return false
+    this.focusRequest = { messageId }
+    return true
+  }
+
+  async #loadOlderPage(): Promise<void> {
     const id = this.conversationId
     const oldest = this.messages[0]
-    if (id === null || !oldest || !this.hasOlder || this.loadingOlder || this.status !== 'ready') return
+    if (id === null || !oldest || !this.hasOlder || this.status !== 'ready') return
     this.loadingOlder = true
     this.olderError = null
     try {
@@ -179,6 +219,12 @@ export class ConversationViewModel {
     } catch (error) {
       this.#markFailed(clientId, messageOf(error))
     }
+  }
+
+  /** A message already shown changed (its reactions, an edit, its deletion, a pin): shows it as it now is. */
+  update(message: Message): void {
+    if (message.conversationId !== this.conversationId) return
+    this.messages = this.messages.map((shown) => (shown.id === message.id ? message : shown))
   }
 
   #receive(message: Message): void {

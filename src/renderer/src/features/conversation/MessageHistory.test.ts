@@ -1,0 +1,188 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Message } from '../../../../shared/domain'
+import { MAX_ROWS } from '../../lib/history-window'
+import { me, message } from '../../testing/fake-api'
+import { layOutHistory, VIEWPORT_HEIGHT } from '../../testing/history-layout'
+import MessageHistory from './MessageHistory.svelte'
+
+type Props = Parameters<typeof render<typeof MessageHistory>>[1]
+
+function history(count: number, firstAt = 1_700_000_000): Message[] {
+  return Array.from({ length: count }, (_, index) =>
+    message({ conversationId: 'g1', text: `Message ${index}`, createdAt: firstAt + index * 60 })
+  )
+}
+
+function props(messages: Message[], overrides: Record<string, unknown> = {}): Props {
+  return {
+    messages,
+    pending: [],
+    me,
+    hasOlder: false,
+    loadingOlder: false,
+    olderError: null,
+    onLoadOlder: async () => {},
+    onRetry: () => {},
+    onDiscard: () => {},
+    onOpenLink: () => {},
+    ...overrides
+  } as Props
+}
+
+const viewport = (): HTMLElement => screen.getByRole('region', { name: 'Message history' })
+const rows = (): HTMLElement[] => within(screen.getByRole('list', { name: 'Messages' })).queryAllByRole('listitem')
+const drawnIds = (): string[] => rows().map((row) => row.dataset['messageId'] ?? '')
+const rowOf = (id: string): HTMLElement | undefined => rows().find((row) => row.dataset['messageId'] === id)
+
+function inView(row: HTMLElement | undefined): boolean {
+  const top = row?.getBoundingClientRect().top
+  return top !== undefined && top >= 0 && top < VIEWPORT_HEIGHT
+}
+
+/** Scrolls to the very top, as a user dragging the scrollbar up, and waits for the rows above to be drawn. */
+async function scrollToTop(): Promise<void> {
+  const before = drawnIds()[0]
+  viewport().scrollTop = 0
+  await fireEvent.scroll(viewport())
+  await waitFor(() => expect(drawnIds()[0]).not.toBe(before))
+}
+
+describe('a long history', () => {
+  let removeLayout: () => void = () => {}
+  beforeEach(() => {
+    removeLayout = layOutHistory()
+  })
+  afterEach(() => removeLayout())
+
+  it('draws only the newest hundred rows of ten thousand messages, scrolled to the newest', async () => {
+    const messages = history(10_000)
+    render(MessageHistory, props(messages))
+
+    await waitFor(() => expect(inView(rowOf(messages.at(-1)?.id ?? ''))).toBe(true))
+    expect(rows()).toHaveLength(100)
+    expect(drawnIds().at(-1)).toBe(messages.at(-1)?.id)
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
+  })
+
+  it(`keeps at most ${MAX_ROWS} rows drawn while scrolling to the top, and every message is drawn on the way`, async () => {
+    const messages = history(600)
+    render(MessageHistory, props(messages))
+    const seen = new Set(drawnIds())
+    let peak = rows().length
+
+    while (screen.queryByText('This is the beginning of the conversation.') === null) {
+      await scrollToTop()
+      drawnIds().forEach((id) => seen.add(id))
+      peak = Math.max(peak, rows().length)
+    }
+
+    expect(peak).toBeLessThanOrEqual(MAX_ROWS)
+    expect(seen.size).toBe(messages.length)
+    expect(drawnIds()[0]).toBe(messages[0]?.id)
+    expect(drawnIds()).not.toContain(messages.at(-1)?.id)
+  })
+
+  it('keeps the row the user was reading in place when rows are drawn above it', async () => {
+    const messages = history(1_000)
+    render(MessageHistory, props(messages))
+    viewport().scrollTop = 0
+    const reading = drawnIds()[0] ?? ''
+
+    await fireEvent.scroll(viewport())
+    await waitFor(() => expect(drawnIds()[0]).not.toBe(reading))
+
+    expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
+  })
+
+  it('keeps the row the user was reading in place when an older page loads above it', async () => {
+    const older = history(50, 1_600_000_000)
+    const newer = history(30)
+    const view = render(MessageHistory, props(newer, { hasOlder: true }))
+    let loads = 0
+    await view.rerender({
+      onLoadOlder: async () => {
+        loads += 1
+        await view.rerender({ messages: [...older, ...newer], hasOlder: false })
+      }
+    })
+    viewport().scrollTop = 0
+    const reading = newer[0]?.id ?? ''
+    expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
+
+    await fireEvent.scroll(viewport())
+
+    await waitFor(() => expect(drawnIds()[0]).toBe(older[0]?.id))
+    expect(loads).toBe(1)
+    expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
+    expect(screen.getByText('This is the beginning of the conversation.')).toBeInTheDocument()
+  })
+
+  it('does not ask again for an older page that failed, until asked by the button', async () => {
+    const view = render(MessageHistory, props(history(30), { hasOlder: true, olderError: 'The service is unreachable.' }))
+    let loads = 0
+    await view.rerender({ onLoadOlder: async () => void (loads += 1) })
+
+    viewport().scrollTop = 0
+    await fireEvent.scroll(viewport())
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(loads).toBe(0)
+    expect(screen.getByRole('alert')).toHaveTextContent('The service is unreachable.')
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Load older messages' }))
+    expect(loads).toBe(1)
+  })
+
+  it('shows a New messages divider at the first unread message, and opens with it in view', async () => {
+    const messages = history(1_000)
+    const firstUnread = messages[700]
+    render(MessageHistory, props(messages, { firstUnreadId: firstUnread?.id }))
+
+    await waitFor(() => expect(inView(rowOf(firstUnread?.id ?? ''))).toBe(true))
+    const divider = screen.getByRole('separator', { name: 'New messages' })
+    expect(rowOf(firstUnread?.id ?? '')).toContainElement(divider)
+    expect(rows().length).toBeLessThanOrEqual(MAX_ROWS)
+  })
+
+  it('shows no divider when nothing was unread', () => {
+    render(MessageHistory, props(history(20), { firstUnreadId: null }))
+    expect(screen.queryByRole('separator', { name: 'New messages' })).toBeNull()
+  })
+
+  it('offers Jump to latest when scrolled up, which draws and shows the newest message again', async () => {
+    const messages = history(2_000)
+    render(MessageHistory, props(messages))
+    const newest = messages.at(-1)?.id ?? ''
+
+    for (let step = 0; step < 4; step++) await scrollToTop()
+    expect(rowOf(newest)).toBeUndefined()
+    await fireEvent.click(await screen.findByRole('button', { name: /Jump to latest/ }))
+
+    await waitFor(() => expect(inView(rowOf(newest))).toBe(true))
+    expect(viewport().scrollTop).toBe(viewport().scrollHeight - VIEWPORT_HEIGHT)
+    expect(viewport()).toHaveFocus()
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull())
+  })
+
+  it('offers Jump to latest when scrolled up a little within the newest rows', async () => {
+    render(MessageHistory, props(history(200)))
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
+
+    viewport().scrollTop = viewport().scrollTop - 1_000
+    await fireEvent.scroll(viewport())
+
+    expect(await screen.findByRole('button', { name: /Jump to latest/ })).toBeInTheDocument()
+  })
+
+  it('brings a requested message into view and focuses it, however far up it is', async () => {
+    const messages = history(5_000)
+    const view = render(MessageHistory, props(messages))
+    const target = messages[1_234]?.id ?? ''
+
+    await view.rerender({ focusRequest: { messageId: target } })
+
+    await waitFor(() => expect(rowOf(target)).toHaveFocus())
+    expect(inView(rowOf(target))).toBe(true)
+    expect(rows().length).toBeLessThanOrEqual(MAX_ROWS)
+  })
+})

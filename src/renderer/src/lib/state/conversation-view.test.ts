@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Message } from '../../../../shared/domain'
+import { conversation, FakeApi, message } from '../../testing/fake-api'
+import { ConversationViewModel } from './conversation-view.svelte'
+
+const bookClub = conversation({ id: 'g1', name: 'Book club' })
+const PAGE = 50
+
+/** A history of `count` messages, served by the fake in pages of PAGE, newest page first. */
+function serving(count: number): { fake: FakeApi; messages: Message[] } {
+  const messages = Array.from({ length: count }, (_, index) => message({ conversationId: 'g1', text: `Message ${index}` }))
+  const fake = new FakeApi()
+    .returns('conversations:open', { conversation: bookClub, messages: messages.slice(-PAGE), hasOlder: count > PAGE, pending: [], firstUnreadId: null })
+    .handle('messages:loadOlder', ({ beforeId }) => {
+      const end = messages.findIndex((m) => m.id === beforeId)
+      const start = Math.max(0, end - PAGE)
+      return { ok: true, value: { messages: messages.slice(start, end), hasOlder: start > 0 } }
+    })
+  return { fake: fake.install(), messages }
+}
+
+describe('ConversationViewModel, long histories', () => {
+  afterEach(() => {
+    Reflect.deleteProperty(window, 'api')
+  })
+
+  it('keeps where main says the first unread message is', async () => {
+    const { fake, messages } = serving(10)
+    fake.returns('conversations:open', { conversation: bookClub, messages, hasOlder: false, pending: [], firstUnreadId: messages[6]?.id ?? null })
+    const view = new ConversationViewModel()
+
+    await view.open('g1')
+
+    expect(view.firstUnreadId).toBe(messages[6]?.id)
+  })
+
+  it('jumps to a message pages back: loads older pages until it is in, then asks the history to focus it', async () => {
+    const { fake, messages } = serving(400)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+    const target = messages[120]?.id ?? ''
+
+    expect(await view.jumpTo(target)).toBe(true)
+
+    expect(fake.callsTo('messages:loadOlder')).toHaveLength(5)
+    expect(view.messages.some((m) => m.id === target)).toBe(true)
+    expect(view.focusRequest).toEqual({ messageId: target })
+  })
+
+  it('asks afresh for focus on each jump, even to the same message', async () => {
+    const { messages } = serving(20)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+    await view.jumpTo(messages[3]?.id ?? '')
+    const first = view.focusRequest
+
+    await view.jumpTo(messages[3]?.id ?? '')
+
+    expect(view.focusRequest).toEqual(first)
+    expect(view.focusRequest).not.toBe(first)
+  })
+
+  it('does not jump when the whole history has no such message', async () => {
+    const { fake } = serving(120)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+
+    expect(await view.jumpTo('gone')).toBe(false)
+
+    expect(fake.callsTo('messages:loadOlder')).toHaveLength(2)
+    expect(view.hasOlder).toBe(false)
+    expect(view.focusRequest).toBeNull()
+  })
+
+  it('stops jumping when an older page cannot be loaded, and says why', async () => {
+    const { fake, messages } = serving(400)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+    fake.fails('messages:loadOlder', 'NETWORK', 'The service is unreachable.')
+
+    expect(await view.jumpTo(messages[0]?.id ?? '')).toBe(false)
+
+    expect(fake.callsTo('messages:loadOlder')).toHaveLength(1)
+    expect(view.olderError).toBe('The service is unreachable.')
+    expect(view.focusRequest).toBeNull()
+  })
+
+  it('asks main once for an older page that two callers want at the same time', async () => {
+    const { fake } = serving(400)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+
+    await Promise.all([view.loadOlder(), view.loadOlder()])
+
+    expect(fake.callsTo('messages:loadOlder')).toHaveLength(1)
+    expect(view.messages).toHaveLength(2 * PAGE)
+  })
+})
