@@ -32,6 +32,10 @@ export interface Conversation {
   mute: Mute | null
   /** Your nickname in this group, when the service said it: a mention of it reaches you too. */
   myNickname?: string
+  /** Your role in this group, when the service listed its members; chats have none. */
+  myRole?: GroupRole
+  /** Who may delete messages in this group (`message_deletion_mode`), when the service said; chats always allow the sender. */
+  deletionMode?: DeletionActor[]
 }
 
 export type Attachment =
@@ -62,6 +66,12 @@ export interface Message {
   /** For a system message about people (added, removed, joined…), who it is about; empty otherwise. */
   aboutUserIds: string[]
   deleted: boolean
+  /** Everyone's reactions, one entry per emoji in the order they first appeared; absent reads as none. */
+  reactions?: Reaction[]
+  /** Unix seconds of the last edit, when the message was edited. */
+  editedAt?: number
+  /** Unix seconds of the pin, while the message is pinned. */
+  pinnedAt?: number
 }
 
 /** A message the user wrote that the service has not yet accepted. */
@@ -156,6 +166,43 @@ export interface DesktopState {
   settings: Settings
   /** What this host has: a tray to keep running in, a way to start at login. */
   host: { tray: boolean; startAtLogin: boolean }
+}
+
+// Pictures on their way to the image service (issue 8).
+
+/** How far one upload has gone: main sends one whenever another percent has been handed over. */
+export interface UploadProgress {
+  uploadId: string
+  sentBytes: number
+  totalBytes: number
+}
+
+// Reactions, edits, deletes and pins (issue 8).
+
+/** The emoji the service accepts as reactions (docs/protocol.md §12), in the order the picker shows them. */
+export const REACTION_EMOJI = ['👍', '❤️', '🤣', '🎉', '🔥', '😮', '👀', '😭', '🥺', '🙏', '💀', '🫶', '🤬', '💅', '🫠'] as const
+export type ReactionEmoji = (typeof REACTION_EMOJI)[number]
+
+/** Everyone who reacted to a message with one emoji, in the order they did. */
+export interface Reaction {
+  emoji: string
+  userIds: string[]
+}
+
+export type GroupRole = 'owner' | 'admin' | 'user'
+
+/** Who a group lets delete a message: its sender, or an admin (or the owner). */
+export type DeletionActor = 'sender' | 'admin'
+
+export type LikePeriod = 'day' | 'week' | 'month'
+
+/** A group's Most liked panel: RX3 for each period, what you reacted to (RX4), and your messages others liked (RX5). */
+export interface MostLiked {
+  day: Message[]
+  week: Message[]
+  month: Message[]
+  mine: Message[]
+  forMe: Message[]
 }
 
 // Pictures on their way to the image service (issue 8).

@@ -9,11 +9,14 @@ import type {
   UploadProgress,
   Message,
   MessagePage,
+  MostLiked,
   MuteDuration,
   OpenedConversation,
   PendingMessage,
   PresenceStatus,
   PushStatus,
+  Reaction,
+  ReactionEmoji,
   SessionState,
   SettingsChanges,
   SignInResult
@@ -62,6 +65,20 @@ export interface InvokeContract {
   'notifications:unmute': { req: Empty; res: DesktopState }
   'settings:update': { req: { changes: SettingsChanges }; res: DesktopState }
   'shell:openExternal': { req: { url: string }; res: null }
+  /** RX1: your reaction, replacing any earlier one; answers the message's reactions afterwards. */
+  'messages:react': { req: { conversationId: ConversationId; messageId: string; emoji: ReactionEmoji }; res: Reaction[] }
+  /** RX2: takes your reaction back. */
+  'messages:unreact': { req: { conversationId: ConversationId; messageId: string }; res: Reaction[] }
+  /** MS4/C4: your own message, within 15 minutes of sending. */
+  'messages:edit': { req: { conversationId: ConversationId; messageId: string; text: string }; res: Message }
+  /** MS5: as the conversation's deletion mode allows; the tombstone arrives as `messages:updated`. */
+  'messages:delete': { req: { conversationId: ConversationId; messageId: string }; res: null }
+  /** MS6/MS7. */
+  'messages:setPinned': { req: { conversationId: ConversationId; messageId: string; pinned: boolean }; res: null }
+  /** MS8/C5: latest pin first. */
+  'messages:pinned': { req: { conversationId: ConversationId }; res: Message[] }
+  /** RX3 for each period, RX4 and RX5: groups only. */
+  'messages:mostLiked': { req: { conversationId: ConversationId }; res: MostLiked }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -90,6 +107,8 @@ export interface EventContract {
   'notifications:show': PageNotification
   /** Browser mode: the notification under this key is out of date (its conversation was read). */
   'notifications:close': { key: string }
+  /** A message already delivered changed: new reactions, an edit, or its deletion (the tombstone). */
+  'messages:updated': Message
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -147,7 +166,14 @@ const invokeChannels = {
   'notifications:mute': true,
   'notifications:unmute': true,
   'settings:update': true,
-  'shell:openExternal': true
+  'shell:openExternal': true,
+  'messages:react': true,
+  'messages:unreact': true,
+  'messages:edit': true,
+  'messages:delete': true,
+  'messages:setPinned': true,
+  'messages:pinned': true,
+  'messages:mostLiked': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {
@@ -160,7 +186,8 @@ const eventNames = {
   'conversations:focus': true,
   'desktop:changed': true,
   'notifications:show': true,
-  'notifications:close': true
+  'notifications:close': true,
+  'messages:updated': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

@@ -93,6 +93,8 @@ export const wireMessage = z.looseObject({
   system: z.boolean().nullish().catch(null),
   attachments: z.array(z.unknown()).nullish().catch(null),
   favorited_by: z.array(z.unknown()).nullish().catch(null),
+  reactions: z.array(z.unknown()).nullish().catch(null),
+  pinned_at: optionalSeconds,
   group_id: optionalId,
   chat_id: optionalText,
   conversation_id: optionalText,
@@ -103,6 +105,13 @@ export const wireMessage = z.looseObject({
   event: wireEvent.nullish().catch(null)
 })
 export type WireMessage = z.infer<typeof wireMessage>
+
+/** One entry of a message's `reactions` (§12): a unicode one carries `code`, an emoji pack's picture `pack_id`/`pack_index`. */
+export const wireReactionEntry = z.looseObject({
+  type: z.string(),
+  code: optionalText,
+  user_ids: z.array(wireId).nullish().catch(null)
+})
 
 /** MS1 (§10) and C2 (§11) pages. `count` is the whole conversation's total, when sent. */
 export const groupMessagePage = z.looseObject({
@@ -149,6 +158,7 @@ export const wireGroup = z.looseObject({
   created_at: optionalSeconds,
   updated_at: optionalSeconds,
   members: z.array(z.unknown()).nullish().catch(null),
+  message_deletion_mode: z.array(z.string()).nullish().catch(null),
   messages: z
     .looseObject({
       count: z.number().int().nullish().catch(null),
@@ -167,7 +177,8 @@ export const wireGroupList = z.array(wireGroup)
 export const wireMember = z.looseObject({
   user_id: wireId,
   nickname: optionalText,
-  muted: z.boolean().nullish().catch(null)
+  muted: z.boolean().nullish().catch(null),
+  roles: z.array(z.string()).nullish().catch(null)
 })
 export type WireMember = z.infer<typeof wireMember>
 

@@ -7,12 +7,8 @@ import { ApiError, ServiceUnreachableError } from './api-error'
 import { failureBody } from './decoders'
 import type { ServiceConfig } from './service-config'
 
-/**
- * Which configured address a path is appended to (§1). `base` is `{base_url}`. The app calls no
- * v4 or image-service operation yet; their addresses are configured and join this list with the
- * first call that needs them.
- */
-export type ServiceHost = 'base' | 'v2' | 'image'
+/** Which configured address a path is appended to (§1). `base` is `{base_url}`. */
+export type ServiceHost = 'base' | 'v2' | 'v4' | 'image'
 
 /** Bytes sent as they are (I1's picture), rather than as JSON. */
 export interface RawBody {
@@ -171,6 +167,7 @@ export class ServiceClient {
     const hosts: Record<ServiceHost, string> = {
       base: this.#config.baseUrl,
       v2: this.#config.v2Url,
+      v4: this.#config.v4Url,
       image: this.#config.imageServiceUrl
     }
     const base = hosts[spec.host].replace(/\/+$/, '')

@@ -1,6 +1,6 @@
 // Pure mappings from decoded wire payloads to the app's own model (src/shared/domain.ts), so
 // nothing outside api/ and push/ depends on the service's field names.
-import type { Attachment, Conversation, ConversationId, Me, Message, MessagePreview } from '../../shared/domain'
+import type { Attachment, Conversation, ConversationId, DeletionActor, GroupRole, Me, Message, MessagePreview, Reaction } from '../../shared/domain'
 import { chatId } from '../../shared/conversation-id'
 import {
   emojiAttachment,
@@ -8,6 +8,7 @@ import {
   locationAttachment,
   pollAttachment,
   wireMember,
+  wireReactionEntry,
   type WireChat,
   type WireGroup,
   type WireMember,
@@ -63,8 +64,22 @@ function usersAbout(event: WireMessage['event']): string[] {
   })
 }
 
+/**
+ * A message's reactions as the app shows them: unicode ones only, since the app cannot draw an
+ * emoji pack's pictures; an entry that nobody holds any more is left out.
+ */
+export function toReactions(wire: readonly unknown[] | null | undefined): Reaction[] {
+  return (wire ?? []).flatMap((entry) => {
+    const parsed = wireReactionEntry.safeParse(entry)
+    if (!parsed.success || parsed.data.type !== 'unicode' || !parsed.data.code) return []
+    const userIds = parsed.data.user_ids ?? []
+    return userIds.length === 0 ? [] : [{ emoji: parsed.data.code, userIds }]
+  })
+}
+
 export function toMessage(wire: WireMessage, conversationId: ConversationId): Message {
   const system = wire.system === true || wire.sender_type === 'system'
+  const reactions = toReactions(wire.reactions)
   return {
     id: wire.id,
     conversationId,
@@ -79,7 +94,10 @@ export function toMessage(wire: WireMessage, conversationId: ConversationId): Me
     aboutUserIds: system ? usersAbout(wire.event) : [],
     // A tombstone (§10) has `deleted_at` set; `deletion_actor` alone also counts, for payloads
     // that dropped the time.
-    deleted: (wire.deleted_at !== undefined && wire.deleted_at !== null) || wire.deletion_actor !== null
+    deleted: (wire.deleted_at !== undefined && wire.deleted_at !== null) || wire.deletion_actor !== null,
+    ...(reactions.length === 0 ? {} : { reactions }),
+    ...(wire.updated_at === null ? {} : { editedAt: wire.updated_at }),
+    ...(wire.pinned_at === null ? {} : { pinnedAt: wire.pinned_at })
   }
 }
 
@@ -110,8 +128,20 @@ export function groupToConversation(group: WireGroup, meId: string): Conversatio
     preview: preview === null ? null : previewOf(preview.nickname, preview.text, preview.attachments?.length ?? 0, preview.image_url),
     unreadCount: 0,
     mute: self?.muted === true ? { until: null } : null,
-    ...(self?.nickname ? { myNickname: self.nickname } : {})
+    ...(self?.nickname ? { myNickname: self.nickname } : {}),
+    ...(self === null ? {} : { myRole: roleOf(self.roles) }),
+    ...(group.message_deletion_mode ? { deletionMode: deletionModeOf(group.message_deletion_mode) } : {})
   }
+}
+
+/** §2.6: the owner's roles are `["admin","owner"]`, an admin's `["admin"]`. */
+function roleOf(roles: readonly string[] | null | undefined): GroupRole {
+  if (roles?.includes('owner') === true) return 'owner'
+  return roles?.includes('admin') === true ? 'admin' : 'user'
+}
+
+function deletionModeOf(mode: readonly string[]): DeletionActor[] {
+  return mode.filter((actor): actor is DeletionActor => actor === 'sender' || actor === 'admin')
 }
 
 /** What `userId` is called in the group; null when the group lists no such member. */

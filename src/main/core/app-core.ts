@@ -7,6 +7,7 @@ import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
+import { MessageActions } from './message-actions'
 import { muteFor } from './mute'
 import { Notifications } from './notifications'
 import { Outbox } from './outbox'
@@ -62,6 +63,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     me: () => session.me,
     message: (message) => receive(message),
     reaction: (reaction) => notifications.consider({ kind: 'reaction', ...reaction }),
+    messageChanged: (message) => events.emit('messages:updated', message),
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
     live: () => void catchUp(),
@@ -155,6 +157,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     save: (all) => deps.preferences.set('outbox', all)
   })
   outbox.restore(deps.preferences.get('outbox') ?? [])
+  const messageActions = new MessageActions({
+    service: gateway,
+    conversation: (conversationId) => requireConversation(conversationId),
+    changed: (message) => events.emit('messages:updated', message)
+  })
   const uploads = new Uploads({
     upload: (upload) => deps.service.images.uploadImage(upload),
     progress: (progress) => events.emit('uploads:progress', progress)
@@ -309,7 +316,20 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     'shell:openExternal': async ({ url }) => {
       await deps.openExternal(url)
       return null
-    }
+    },
+    'messages:react': ({ conversationId, messageId, emoji }) => messageActions.react(conversationId, messageId, emoji),
+    'messages:unreact': ({ conversationId, messageId }) => messageActions.unreact(conversationId, messageId),
+    'messages:edit': ({ conversationId, messageId, text }) => messageActions.edit(conversationId, messageId, text),
+    'messages:delete': async ({ conversationId, messageId }) => {
+      await messageActions.delete(conversationId, messageId)
+      return null
+    },
+    'messages:setPinned': async ({ conversationId, messageId, pinned }) => {
+      await messageActions.setPinned(conversationId, messageId, pinned)
+      return null
+    },
+    'messages:pinned': ({ conversationId }) => messageActions.pinned(conversationId),
+    'messages:mostLiked': ({ conversationId }) => messageActions.mostLiked(conversationId)
   }
 
   /** Mutes (or with null, unmutes) one conversation: a group on the service, so the mute follows the account; a chat here. */

@@ -6,12 +6,14 @@ import type {
   Conversation,
   ConversationId,
   DesktopState,
+  LikePeriod,
   Me,
   Message,
   Mute,
   PendingMessage,
   PresenceStatus,
   PushStatus,
+  Reaction,
   SendableAttachment
 } from '../../shared/domain'
 import type { ImageContentType } from '../../shared/image-files'
@@ -63,8 +65,30 @@ export interface GroupMuteService {
   unmuteGroup(groupId: ConversationId): Promise<void>
 }
 
+/** What the user does to one message: react, edit, delete, pin; and the lists of pins and likes. */
+export interface MessageActionService {
+  /** RX1: answers the message's reactions afterwards. */
+  react(conversationId: ConversationId, messageId: string, emoji: string): Promise<Reaction[]>
+  /** RX2. */
+  unreact(conversationId: ConversationId, messageId: string): Promise<Reaction[]>
+  /** MS4 or C4: the message as edited. */
+  editMessage(conversationId: ConversationId, messageId: string, text: string): Promise<Message>
+  /** MS5. */
+  deleteMessage(conversationId: ConversationId, messageId: string): Promise<void>
+  /** MS6 or MS7. */
+  setPinned(conversationId: ConversationId, messageId: string, pinned: boolean): Promise<void>
+  /** MS8 or C5: latest pin first. */
+  pinnedMessages(conversationId: ConversationId): Promise<Message[]>
+  /** RX3. */
+  mostLiked(groupId: ConversationId, period: LikePeriod): Promise<Message[]>
+  /** RX4. */
+  likedByMe(groupId: ConversationId): Promise<Message[]>
+  /** RX5. */
+  likedForMe(groupId: ConversationId): Promise<Message[]>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 
@@ -98,6 +122,8 @@ export interface ConnectionOwner {
   message(message: Message): void
   /** Someone else reacted to one of the user's messages (not sent for a reaction taken back). */
   reaction(reaction: ReactionToYourMessage): void
+  /** A message already delivered changed: its reactions, its text (an edit), or it was deleted. */
+  messageChanged(message: Message): void
   /** The user was added to a group, or something else changed the list itself. */
   conversationsChanged(): void
   status(status: PushStatus): void

@@ -1,6 +1,7 @@
 // Every payload the renderer sends is parsed here before any handler sees it: the renderer is
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
+import { REACTION_EMOJI } from '../../shared/domain'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
 import { MAX_ATTACHMENTS, MAX_MESSAGE_LENGTH } from '../../shared/limits'
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
@@ -50,5 +51,12 @@ export const requestSchemas = {
   'notifications:mute': z.strictObject({ duration: muteDuration }),
   'notifications:unmute': empty,
   'settings:update': z.strictObject({ changes: settingsSchema.partial() }),
-  'shell:openExternal': z.strictObject({ url: z.string().max(8192).refine(isWebUrl, 'Only http(s) links can be opened.') })
+  'shell:openExternal': z.strictObject({ url: z.string().max(8192).refine(isWebUrl, 'Only http(s) links can be opened.') }),
+  'messages:react': z.strictObject({ conversationId, messageId, emoji: z.enum(REACTION_EMOJI) }),
+  'messages:unreact': z.strictObject({ conversationId, messageId }),
+  'messages:edit': z.strictObject({ conversationId, messageId, text: z.string().max(MAX_MESSAGE_LENGTH) }),
+  'messages:delete': z.strictObject({ conversationId, messageId }),
+  'messages:setPinned': z.strictObject({ conversationId, messageId, pinned: z.boolean() }),
+  'messages:pinned': z.strictObject({ conversationId }),
+  'messages:mostLiked': z.strictObject({ conversationId })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

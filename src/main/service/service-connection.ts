@@ -7,13 +7,15 @@ import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
 import type { WireGroup } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
 import { uploadPicture } from '../api/images'
+import { deleteMessage, editDirectMessage, editGroupMessage, pinnedDirectMessages, pinnedGroupMessages, setPinned } from '../api/message-actions'
 import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'
 import { muteGroup, unmuteGroup } from '../api/mutes'
 import type { MessagePageRequest } from '../api/paging'
 import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
+import { likedByMe, likedForMe, mostLiked, react, unreact } from '../api/reactions'
 import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
-import { chatToConversation, groupToConversation, selfUserToMe, toMessage, tokenResultToMe } from '../api/to-domain'
+import { chatToConversation, groupToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
@@ -121,7 +123,28 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
           ? await sendDirectMessage(client, otherParticipant(conversationId, requireMeId()), { sourceGuid, text, attachments })
           : await sendGroupMessage(client, conversationId, { sourceGuid, text, attachments })
       return toMessage(wire, conversationId)
-    }
+    },
+    react: async (conversationId, messageId, emoji) => toReactions(await react(client, conversationId, messageId, emoji)),
+    unreact: async (conversationId, messageId) => toReactions(await unreact(client, conversationId, messageId)),
+    async editMessage(conversationId, messageId, text) {
+      const wire =
+        conversationKind(conversationId) === 'dm'
+          ? await editDirectMessage(client, conversationId, messageId, text)
+          : await editGroupMessage(client, conversationId, messageId, text)
+      return toMessage(wire, conversationId)
+    },
+    deleteMessage: (conversationId, messageId) => deleteMessage(client, conversationId, messageId),
+    setPinned: (conversationId, messageId, pinned) => setPinned(client, conversationId, messageId, pinned),
+    async pinnedMessages(conversationId) {
+      const wires =
+        conversationKind(conversationId) === 'dm'
+          ? await pinnedDirectMessages(client, otherParticipant(conversationId, requireMeId()))
+          : await pinnedGroupMessages(client, conversationId)
+      return wires.map((wire) => toMessage(wire, conversationId))
+    },
+    mostLiked: async (groupId, period) => (await mostLiked(client, groupId, period)).map((wire) => toMessage(wire, groupId)),
+    likedByMe: async (groupId) => (await likedByMe(client, groupId)).map((wire) => toMessage(wire, groupId)),
+    likedForMe: async (groupId) => (await likedForMe(client, groupId)).map((wire) => toMessage(wire, groupId))
   })
 
   return {
@@ -164,7 +187,11 @@ class LivePushFeed implements PushFeed {
     connection.on('directMessageCreated', ({ message }) => owner.message(message))
     connection.on('membershipCreated', () => owner.conversationsChanged())
     const ownChannel = userChannel(me.id)
+    connection.on('messageUpdated', ({ message }) => owner.messageChanged(message))
+    connection.on('messageDeleted', ({ message }) => owner.messageChanged(message))
     connection.on('favorite', (event) => {
+      // The message's reactions come beside it, not in it.
+      owner.messageChanged({ ...event.message, reactions: toReactions(event.reactions) })
       void reactionToYourMessage(event, { meId: me.id, ownChannel, group: this.#options.group, log }).then((reaction) => {
         if (reaction !== null) owner.reaction(reaction)
       })

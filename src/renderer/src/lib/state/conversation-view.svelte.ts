@@ -57,6 +57,7 @@ export class ConversationViewModel {
   listen(): () => void {
     const stops = [
       listen('messages:received', (message) => this.#receive(message)),
+      listen('messages:updated', (message) => this.update(message)),
       listen('outbox:changed', ({ conversationId, pending }) => {
         if (conversationId !== this.conversationId) return
         if (this.status === 'loading') this.#earlyPending = pending
@@ -218,6 +219,12 @@ export class ConversationViewModel {
     } catch (error) {
       this.#markFailed(clientId, messageOf(error))
     }
+  }
+
+  /** A message already shown changed (its reactions, an edit, its deletion, a pin): shows it as it now is. */
+  update(message: Message): void {
+    if (message.conversationId !== this.conversationId) return
+    this.messages = this.messages.map((shown) => (shown.id === message.id ? message : shown))
   }
 
   #receive(message: Message): void {
