@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws'
 import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '../../shared/ipc'
 import { EventQueue } from '../ipc/event-queue'
+import { encodeBinaryInvoke, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
 import { startBrowserHost, type BrowserHost } from './host'
 
 let workDir: string
@@ -255,6 +256,38 @@ describe('bridge socket', () => {
     expect(host.window.isFocused()).toBe(true)
     client.socket.close()
     await vi.waitFor(() => expect(host.window.isFocused()).toBe(false))
+  })
+
+  it('carries a picture to upload as a binary frame, to the handler as bytes', async () => {
+    let received: Uint8Array | null = null
+    const host = await start({
+      handlers: handlers({
+        'uploads:start': async ({ bytes }) => {
+          received = bytes
+          return { url: 'http://127.0.0.1:1/image/i/0123456789abcdef0123456789abcdef' }
+        }
+      })
+    })
+    const client = await connect(host)
+    // Larger than a text frame may be: a picture near the image service's own 10 MiB limit.
+    const bytes = new Uint8Array(MAX_TEXT_FRAME_BYTES * 4)
+    bytes.set([0x89, 0x50, 0x4e, 0x47])
+    const message = encodeBinaryInvoke({ type: 'invoke', id: 900, channel: 'uploads:start', payload: { uploadId: 'upload-1234', contentType: 'image/png', bytes } })
+    if (message === null) throw new Error('a payload with bytes goes as a binary frame')
+    client.socket.send(message)
+
+    const answer = await client.next((frame) => frame.type === 'result' && frame.id === 900)
+    expect(answer.result).toEqual({ ok: true, value: { url: 'http://127.0.0.1:1/image/i/0123456789abcdef0123456789abcdef' } })
+    expect(received).toBeInstanceOf(Uint8Array)
+    // Compared as buffers: a deep equality of four million elements takes half a minute.
+    expect(Buffer.from(received ?? new Uint8Array()).equals(Buffer.from(bytes))).toBe(true)
+  })
+
+  it('drops a page that sends a text frame larger than a call can be', async () => {
+    const host = await start()
+    const client = await connect(host)
+    client.socket.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'session:get', payload: { padding: 'x'.repeat(MAX_TEXT_FRAME_BYTES) } }))
+    expect((await closed(client.socket)).code).toBe(1008)
   })
 
   it('drops a page that sends a malformed frame', async () => {

@@ -13,7 +13,14 @@ import type { Log } from '../log/log'
 import { createDispatch } from '../ipc/dispatch'
 import type { EventQueue } from '../ipc/event-queue'
 import { contentSecurityPolicy } from '../hosting/content-security-policy'
-import { BRIDGE_PATH, type HostFrame, type PageFrame } from '../../shared/bridge-protocol'
+import {
+  BRIDGE_PATH,
+  decodeBinaryInvoke,
+  MAX_BINARY_FRAME_BYTES,
+  MAX_TEXT_FRAME_BYTES,
+  type HostFrame,
+  type PageFrame
+} from '../../shared/bridge-protocol'
 import type { InvokeHandlers } from '../../shared/ipc'
 import { pageFrameSchema } from './bridge-protocol'
 import { PageWindow } from './page-window'
@@ -44,8 +51,6 @@ export interface BrowserHost {
   close(): Promise<void>
 }
 
-const MAX_FRAME_BYTES = 1024 * 1024
-
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const { events, log } = options
   const host = options.host ?? '127.0.0.1'
@@ -56,7 +61,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const secretDigest = digest(secret)
 
   const server = createServer()
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  // The socket's own limit lets a picture to upload through (a binary frame); text frames are held
+  // to the smaller limit as they are read.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BINARY_FRAME_BYTES })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => {
@@ -118,7 +125,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function receive(socket: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
     if (socket !== current) return
-    const frame = isBinary ? undefined : parseFrame(data)
+    const frame = parseFrame(bytesOf(data), isBinary)
     if (frame === undefined) {
       log.warn('closed a bridge connection that sent a malformed frame')
       socket.close(1008, 'Malformed frame')
@@ -153,10 +160,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 }
 
-function parseFrame(data: RawData): PageFrame | undefined {
+function bytesOf(data: RawData): Buffer {
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
+}
+
+/** A text frame is JSON; a binary one is an invoke carrying bytes (shared/bridge-protocol.ts). */
+function parseFrame(data: Buffer, isBinary: boolean): PageFrame | undefined {
   try {
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
-    const parsed = pageFrameSchema.safeParse(JSON.parse(text))
+    if (!isBinary && data.length > MAX_TEXT_FRAME_BYTES) return undefined
+    const frame = isBinary ? decodeBinaryInvoke(data) : (JSON.parse(data.toString('utf8')) as unknown)
+    const parsed = pageFrameSchema.safeParse(frame)
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Api } from '../../../shared/ipc'
+import { decodeBinaryInvoke } from '../../../shared/bridge-protocol'
 import { installBrowserBridge } from './browser-bridge'
 
 /** Stands in for the browser's WebSocket; the host's side is tested over a real socket in src/main/browser. */
@@ -14,8 +15,9 @@ class FakeSocket extends EventTarget {
     super()
     FakeSocket.instances.push(this)
   }
-  send(text: string): void {
-    this.sent.push(JSON.parse(text) as Record<string, unknown>)
+  send(message: string | Uint8Array): void {
+    const frame = typeof message === 'string' ? JSON.parse(message) : { binary: true, ...(decodeBinaryInvoke(message) as object) }
+    this.sent.push(frame as Record<string, unknown>)
   }
   open(): void {
     this.readyState = FakeSocket.OPEN
@@ -82,6 +84,20 @@ describe('installBrowserBridge', () => {
     expect(invoke).toEqual({ type: 'invoke', id: 1, channel: 'session:get', payload: {} })
     socket?.receive({ type: 'result', id: 1, result: { ok: true, value: { state: 'signedOut' } } })
     await expect(answer).resolves.toEqual({ ok: true, value: { state: 'signedOut' } })
+  })
+
+  it('sends a call carrying bytes as one binary message', () => {
+    const { api, socket } = page('#secret=abc')
+    socket?.open()
+    const bytes = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 1, 2, 3)
+    void api.invoke('uploads:start', { uploadId: 'upload-1234', contentType: 'image/png', bytes })
+    expect(socket?.sent.at(-1)).toEqual({
+      binary: true,
+      type: 'invoke',
+      id: 1,
+      channel: 'uploads:start',
+      payload: { uploadId: 'upload-1234', contentType: 'image/png', bytes }
+    })
   })
 
   it('reports focus when it connects, and when the window gains or loses it', () => {

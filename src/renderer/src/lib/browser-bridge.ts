@@ -2,7 +2,7 @@
 // WebSocket to the host that served this page (src/main/browser/host.ts; the frames are declared
 // in src/shared/bridge-protocol.ts). The host printed a URL whose fragment holds a per-launch secret;
 // it is taken out of the address bar at once and kept for this tab only, so a reload still works.
-import { BRIDGE_PATH, type HostFrame, type PageFrame } from '../../../shared/bridge-protocol'
+import { BRIDGE_PATH, encodeBinaryInvoke, type HostFrame, type PageFrame } from '../../../shared/bridge-protocol'
 import { isEventName, isInvokeChannel, type Api, type EventName, type IpcResult } from '../../../shared/ipc'
 
 const SECRET_KEY = 'parley.bridge-secret'
@@ -42,14 +42,15 @@ function connect(target: Window, secret: string, Socket: typeof WebSocket): Api 
   const socket = new Socket(`${scheme}//${target.location.host}${BRIDGE_PATH}?secret=${encodeURIComponent(secret)}`)
   const pending = new Map<number, { resolve: (result: IpcResult<never>) => void; reject: (error: Error) => void }>()
   const listeners = new Map<EventName, Set<(payload: never) => void>>()
-  const waiting: string[] = []
+  const waiting: (string | Uint8Array<ArrayBuffer>)[] = []
   let lost: Error | null = null
   let nextId = 1
 
   const post = (frame: PageFrame): void => {
-    const text = JSON.stringify(frame)
-    if (socket.readyState === Socket.OPEN) socket.send(text)
-    else if (socket.readyState === Socket.CONNECTING) waiting.push(text)
+    // A payload with bytes in it (a picture to upload) goes as one binary message.
+    const message = (frame.type === 'invoke' ? encodeBinaryInvoke(frame) : null) ?? JSON.stringify(frame)
+    if (socket.readyState === Socket.OPEN) socket.send(message)
+    else if (socket.readyState === Socket.CONNECTING) waiting.push(message)
   }
 
   // The host decides whether a notification shows by whether this tab is being looked at. The
@@ -63,7 +64,7 @@ function connect(target: Window, secret: string, Socket: typeof WebSocket): Api 
   document.addEventListener('visibilitychange', () => reportFocus(visible() && document.hasFocus()))
 
   socket.addEventListener('open', () => {
-    for (const text of waiting.splice(0)) socket.send(text)
+    for (const message of waiting.splice(0)) socket.send(message)
     reportFocus(visible() && document.hasFocus())
   })
   socket.addEventListener('message', (message: MessageEvent) => {
