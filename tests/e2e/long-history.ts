@@ -1,0 +1,121 @@
+// Long histories, shared by the end-to-end check (`long-history.test.ts`) and the benchmark
+// (`npm run bench:history`): seeding thousands of messages through the service's REST interface,
+// and scrolling a page's history to its very top while watching the DOM and the frames.
+import type { Page } from 'playwright-core'
+import type { DemoAccount } from '../../server/src/index'
+import { conversation, FIRST_GROUP, type EndToEnd } from './support'
+
+/** How many sends are on their way at once while seeding. */
+const SEND_CONCURRENCY = 16
+
+/** A few lines long every seventh message, so rows differ in height as real ones do. */
+export function seededText(index: number): string {
+  const text = `Message ${index}`
+  return index % 7 === 3 ? `${text}: ${'a longer message that wraps onto further lines, '.repeat(6).trim()}` : text
+}
+
+/** Writes `Message 0` … `Message <count - 1>` into the group, in that order of ids, as `senderFirstName`. */
+export async function seedHistory(world: EndToEnd, groupName: string, count: number, senderFirstName: string): Promise<void> {
+  const token = await world.restToken(world.account(senderFirstName), `seed-${senderFirstName}`)
+  const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
+  const group = groups.response.find((candidate) => candidate.name === groupName)
+  if (!group) throw new Error(`${senderFirstName} is not in ${groupName}`)
+  const send = async (index: number): Promise<void> => {
+    const response = await fetch(new URL(`/v3/groups/${group.id}/messages`, world.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': token },
+      body: JSON.stringify({ message: { source_guid: `seed-${group.id}-${index}`, text: seededText(index) } })
+    })
+    if (response.status !== 201) throw new Error(`seeding message ${index}: ${response.status} ${await response.text()}`)
+  }
+  // Batches one after another keep the ids in the order of the texts' numbers, batch by batch.
+  for (let first = 0; first < count; first += SEND_CONCURRENCY) {
+    const batch = Array.from({ length: Math.min(SEND_CONCURRENCY, count - first) }, (_, offset) => first + offset)
+    await Promise.all(batch.map(send))
+  }
+}
+
+/**
+ * `EndToEnd.signIn` without vitest's `expect.poll`, so that the benchmark, which runs outside
+ * vitest, can sign in the same way.
+ */
+export async function signInOutsideTests(world: EndToEnd, page: Page, who: DemoAccount): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
+  await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Send code' }).click()
+  let code: string | null = null
+  for (let attempt = 0; code === null && attempt < 100; attempt++) {
+    code = await world.lastSmsCode(who.phoneNumber).catch(() => null)
+    if (code === null) await page.waitForTimeout(100)
+  }
+  if (code === null) throw new Error(`no code was sent to ${who.phoneNumber}`)
+  await page.getByRole('textbox', { name: 'Verification code' }).fill(code)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await conversation(page, FIRST_GROUP).waitFor()
+}
+
+export interface ScrollToTopReport {
+  /** The history's very beginning was drawn before the time ran out. */
+  reachedTop: boolean
+  /** The most message rows in the DOM at any frame. */
+  peakRows: number
+  /** Every `Message <n>` number drawn at some frame (when asked to collect them). */
+  seen: number[]
+  frames: number
+  /** Frames that took over 50 ms, the point at which scrolling visibly stalls. */
+  longFrames: number
+  worstFrameMs: number
+  elapsedMs: number
+}
+
+// A string, not a function: tsx and vitest may wrap a compiled function in helpers (`__name`) the
+// page does not have.
+const SCROLL_TO_TOP_IN_PAGE = `async ({ step, collect, timeoutMs }) => {
+  const viewport = document.querySelector('[role="region"][aria-label="Message history"]')
+  if (!viewport) throw new Error('no message history on the page')
+  const rows = () => viewport.querySelectorAll('li[data-message-id]')
+  const atTop = () => [...viewport.querySelectorAll('p')].some((p) => p.textContent.includes('This is the beginning of the conversation.'))
+  const seen = new Set()
+  let peakRows = rows().length
+  let frames = 0
+  let longFrames = 0
+  let worstFrameMs = 0
+  const started = performance.now()
+  let last = started
+  let reachedTop = false
+  while (performance.now() - started < timeoutMs) {
+    viewport.scrollTop -= step
+    await new Promise((resolve) => requestAnimationFrame(resolve))
+    const now = performance.now()
+    const frame = now - last
+    last = now
+    frames += 1
+    if (frame > 50) longFrames += 1
+    worstFrameMs = Math.max(worstFrameMs, frame)
+    const drawn = rows()
+    peakRows = Math.max(peakRows, drawn.length)
+    if (collect) for (const row of drawn) {
+      const number = /Message (\\d+)/.exec(row.textContent)
+      if (number) seen.add(Number(number[1]))
+    }
+    if (viewport.scrollTop === 0 && atTop()) {
+      reachedTop = true
+      break
+    }
+  }
+  return { reachedTop, peakRows, seen: [...seen], frames, longFrames, worstFrameMs, elapsedMs: performance.now() - started }
+}`
+
+/**
+ * Scrolls the open conversation's history up by `step` pixels a frame until its first message is
+ * drawn (or `timeoutMs` passes), measuring each frame in the page with requestAnimationFrame.
+ */
+export function scrollToTop(page: Page, options: { step: number; collect: boolean; timeoutMs: number }): Promise<ScrollToTopReport> {
+  return page.evaluate(`(${SCROLL_TO_TOP_IN_PAGE})(${JSON.stringify(options)})`) as Promise<ScrollToTopReport>
+}
+
+/** How many message rows the page's history has in its DOM right now. */
+export function drawnRows(page: Page): Promise<number> {
+  return page.locator('[aria-label="Message history"] li[data-message-id]').count()
+}
