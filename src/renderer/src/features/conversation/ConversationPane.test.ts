@@ -57,7 +57,7 @@ describe('conversation view', () => {
     // The second message from the same sender continues the block: named for screen readers only.
     expect(within(items[2] as HTMLElement).queryByRole('img')).toBeNull()
     expect(items[2]).toHaveTextContent('Grace Hopper: Chapter 4?')
-    expect(items[3]).toHaveTextContent('This message was deleted.')
+    expect(items[3]).toHaveTextContent('This message was deleted')
     expect(items[3]).not.toHaveTextContent('gone')
   })
 
