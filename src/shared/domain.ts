@@ -66,6 +66,8 @@ export interface Message {
   /** For a system message about people (added, removed, joined…), who it is about; empty otherwise. */
   aboutUserIds: string[]
   deleted: boolean
+  /** What a system message (or a poll's own message) announces, with the names it carries; absent otherwise. */
+  event?: MessageEvent
   /** Everyone's reactions, one entry per emoji in the order they first appeared; absent reads as none. */
   reactions?: Reaction[]
   /** Unix seconds of the last edit, when the message was edited. */
@@ -212,4 +214,78 @@ export interface UploadProgress {
   uploadId: string
   sentBytes: number
   totalBytes: number
+}
+
+// Polls, typing and system messages (issue 8).
+
+/**
+ * What a system message announces, names already read from it. `pinned` names nobody: the service
+ * says only who pinned by id, and its own text carries the name.
+ */
+export type MessageEvent =
+  | { kind: 'joined'; user: string }
+  | { kind: 'rejoined'; user: string }
+  | { kind: 'added'; users: string[]; by: string }
+  | { kind: 'removed'; user: string; by: string }
+  | { kind: 'left'; user: string }
+  | { kind: 'nicknameChanged'; from: string; to: string }
+  | { kind: 'pinned'; pinned: boolean }
+  | { kind: 'pollCreated'; pollId: string; subject: string }
+  | { kind: 'pollFinished'; pollId: string; subject: string }
+
+export interface PollVoter {
+  id: string
+  /** Their nickname in the group, or empty when the group no longer lists them. */
+  name: string
+}
+
+export interface PollOption {
+  id: string
+  title: string
+  votes: number
+  /** Who chose it: public polls only, empty on anonymous ones. */
+  voters: PollVoter[]
+}
+
+export interface Poll {
+  id: string
+  conversationId: ConversationId
+  subject: string
+  ownerId: string
+  /** Unix seconds; an ended poll's is when it ended. */
+  expiresAt: number
+  ended: boolean
+  multiple: boolean
+  anonymous: boolean
+  options: PollOption[]
+  /** The option ids the user chose, ascending; empty before they vote. */
+  myVotes: string[]
+  /** The user owns the poll, or administers the group (PL5). */
+  canEnd: boolean
+}
+
+export interface NewPoll {
+  subject: string
+  /** 2–10 titles, in order. */
+  options: string[]
+  multiple: boolean
+  anonymous: boolean
+  /** Unix seconds, in the future. */
+  expiresAt: number
+}
+
+export interface PollPage {
+  /** Newest first. */
+  polls: Poll[]
+  /** Pass back for the next page; null on the last one. */
+  next: string | null
+}
+
+/** Someone is typing in a conversation (§14.3). */
+export interface Typist {
+  conversationId: ConversationId
+  userId: string
+  name: string
+  /** Unix milliseconds, when they last said so. */
+  at: number
 }

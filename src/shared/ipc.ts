@@ -23,6 +23,8 @@ import type {
 } from './domain'
 import type { ImageContentType } from './image-files'
 
+import type { NewPoll, Poll, PollPage, Typist } from './domain'
+
 type Empty = Record<string, never>
 
 export interface InvokeContract {
@@ -65,6 +67,16 @@ export interface InvokeContract {
   'notifications:unmute': { req: Empty; res: DesktopState }
   'settings:update': { req: { changes: SettingsChanges }; res: DesktopState }
   'shell:openExternal': { req: { url: string }; res: null }
+  /** PL1: the poll's message reaches the conversation as `messages:received` too. */
+  'polls:create': { req: { conversationId: ConversationId; poll: NewPoll }; res: Poll }
+  'polls:get': { req: { conversationId: ConversationId; pollId: string }; res: Poll }
+  /** PL4: replaces the user's earlier votes. */
+  'polls:vote': { req: { conversationId: ConversationId; pollId: string; optionIds: string[] }; res: Poll }
+  'polls:end': { req: { conversationId: ConversationId; pollId: string }; res: Poll }
+  /** PL6: `next` from the page before, or null for the first page. */
+  'polls:list': { req: { conversationId: ConversationId; next: string | null }; res: PollPage }
+  /** The user typed in the composer; main tells the others at most every 5 s. */
+  'typing:typed': { req: { conversationId: ConversationId }; res: null }
   /** RX1: your reaction, replacing any earlier one; answers the message's reactions afterwards. */
   'messages:react': { req: { conversationId: ConversationId; messageId: string; emoji: ReactionEmoji }; res: Reaction[] }
   /** RX2: takes your reaction back. */
@@ -99,6 +111,8 @@ export interface EventContract {
   /** The outbox of one conversation changed: its full list of messages not yet accepted. */
   'outbox:changed': { conversationId: ConversationId; pending: PendingMessage[] }
   'push:status': PushStatus
+  /** Someone else is typing in the open conversation (they count as stopped 5 s after `at`). */
+  'typing:received': Typist
   'uploads:progress': UploadProgress
   /** The user clicked a notification: show this conversation. */
   'conversations:focus': { conversationId: ConversationId }
@@ -143,6 +157,12 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 const invokeChannels = {
   'app:ready': true,
+  'polls:create': true,
+  'polls:get': true,
+  'polls:vote': true,
+  'polls:end': true,
+  'polls:list': true,
+  'typing:typed': true,
   'session:get': true,
   'session:signIn': true,
   'session:sendCode': true,
@@ -178,6 +198,7 @@ const invokeChannels = {
 
 const eventNames = {
   'session:changed': true,
+  'typing:received': true,
   'conversations:changed': true,
   'messages:received': true,
   'outbox:changed': true,

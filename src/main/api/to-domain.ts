@@ -16,6 +16,7 @@ import {
   type WireSelfUser,
   type WireTokenResult
 } from './decoders'
+import { toMessageEvent } from './message-events'
 
 /** Maps the attachment kinds the app can show; anything else (video, file, reply, …) is dropped. */
 export function toAttachment(wire: unknown): Attachment | null {
@@ -79,6 +80,7 @@ export function toReactions(wire: readonly unknown[] | null | undefined): Reacti
 
 export function toMessage(wire: WireMessage, conversationId: ConversationId): Message {
   const system = wire.system === true || wire.sender_type === 'system'
+  const event = toMessageEvent(wire.event)
   const reactions = toReactions(wire.reactions)
   return {
     id: wire.id,
@@ -97,7 +99,8 @@ export function toMessage(wire: WireMessage, conversationId: ConversationId): Me
     deleted: (wire.deleted_at !== undefined && wire.deleted_at !== null) || wire.deletion_actor !== null,
     ...(reactions.length === 0 ? {} : { reactions }),
     ...(wire.updated_at === null ? {} : { editedAt: wire.updated_at }),
-    ...(wire.pinned_at === null ? {} : { pinnedAt: wire.pinned_at })
+    ...(wire.pinned_at === null ? {} : { pinnedAt: wire.pinned_at }),
+    ...(event === null ? {} : { event })
   }
 }
 

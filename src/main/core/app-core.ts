@@ -11,6 +11,8 @@ import { MessageActions } from './message-actions'
 import { muteFor } from './mute'
 import { Notifications } from './notifications'
 import { Outbox } from './outbox'
+import { Polls } from './polls'
+import { TypingPublisher } from './typing'
 import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
@@ -64,6 +66,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     message: (message) => receive(message),
     reaction: (reaction) => notifications.consider({ kind: 'reaction', ...reaction }),
     messageChanged: (message) => events.emit('messages:updated', message),
+    typing: (typist) => {
+      const conversation = conversations.get(typist.conversationId)
+      if (conversation === undefined) return
+      const name = typist.name || (conversation.kind === 'dm' ? conversation.name : 'Someone')
+      events.emit('typing:received', { ...typist, name })
+    },
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
     live: () => void catchUp(),
@@ -147,6 +155,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   })
   const timelines = new Timelines(gateway)
+  const polls = new Polls(gateway, now)
+  const typing = new TypingPublisher((conversationId) => push.typing(conversationId), now)
   const outbox = new Outbox({
     deliver: (pending) => gateway.sendMessage(pending.conversationId, pending.text, pending.clientId, pending.attachments ?? []),
     recoverDelivered: async (pending) => {
@@ -239,6 +249,33 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   const handlers: InvokeHandlers = {
+    'polls:create': async ({ conversationId, poll }) => {
+      requireConversation(conversationId)
+      const created = await polls.create(conversationId, poll)
+      receive(created.message)
+      return created.poll
+    },
+    'polls:get': async ({ conversationId, pollId }) => {
+      requireConversation(conversationId)
+      return polls.get(conversationId, pollId)
+    },
+    'polls:vote': async ({ conversationId, pollId, optionIds }) => {
+      requireConversation(conversationId)
+      return polls.vote(conversationId, pollId, optionIds)
+    },
+    'polls:end': async ({ conversationId, pollId }) => {
+      requireConversation(conversationId)
+      return polls.end(conversationId, pollId)
+    },
+    'polls:list': async ({ conversationId, next }) => {
+      requireConversation(conversationId)
+      return polls.list(conversationId, next)
+    },
+    'typing:typed': async ({ conversationId }) => {
+      requireConversation(conversationId)
+      typing.typed(conversationId)
+      return null
+    },
     'app:ready': async () => {
       // A renderer that (re)loads learns the connection's state now; it only changes rarely.
       events.emit('push:status', pushStatus)

@@ -12,6 +12,10 @@ import type {
   Mute,
   PendingMessage,
   PresenceStatus,
+  NewPoll,
+  Poll,
+  PollPage,
+  Typist,
   PushStatus,
   Reaction,
   SendableAttachment
@@ -87,8 +91,22 @@ export interface MessageActionService {
   likedForMe(groupId: ConversationId): Promise<Message[]>
 }
 
+/** Polls in groups (PL1–PL6), each answered as the user sees it. */
+export interface PollService {
+  /** PL1: the poll and its message in the group. */
+  createPoll(groupId: ConversationId, poll: NewPoll): Promise<{ poll: Poll; message: Message }>
+  /** PL2. */
+  poll(groupId: ConversationId, pollId: string): Promise<Poll>
+  /** PL4: replaces the user's earlier votes. */
+  vote(groupId: ConversationId, pollId: string, optionIds: string[]): Promise<Poll>
+  /** PL5. */
+  endPoll(groupId: ConversationId, pollId: string): Promise<Poll>
+  /** PL6: `next` from the page before, or null for the first. */
+  polls(groupId: ConversationId, next: string | null): Promise<PollPage>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 
@@ -98,6 +116,8 @@ export interface PushFeed {
   start(me: Me): void
   follow(conversationId: ConversationId): void
   unfollow(conversationId: ConversationId): void
+  /** Tells the others in a followed conversation that the user is typing (§14.3); best effort. */
+  typing(conversationId: ConversationId): void
   stop(): Promise<void>
 }
 
@@ -124,6 +144,8 @@ export interface ConnectionOwner {
   reaction(reaction: ReactionToYourMessage): void
   /** A message already delivered changed: its reactions, its text (an edit), or it was deleted. */
   messageChanged(message: Message): void
+  /** Someone else is typing in a followed conversation; `name` is empty when the service could not say. */
+  typing(typist: Typist): void
   /** The user was added to a group, or something else changed the list itself. */
   conversationsChanged(): void
   status(status: PushStatus): void

@@ -7,11 +7,14 @@ import { MAX_ATTACHMENTS, MAX_MESSAGE_LENGTH } from '../../shared/limits'
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
 import { isWebUrl } from '../../shared/web-url'
 import { settingsSchema } from '../core/settings'
+import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '../../shared/poll-rules'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
 const messageId = z.string().regex(/^[0-9]{1,32}$/)
 const clientId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
+const pollId = z.string().regex(/^[0-9]{1,32}$/)
+const pollOptionId = z.string().regex(/^[0-9]{1,3}$/)
 const muteDuration = z.enum(['oneHour', 'eightHours', 'untilTomorrow', 'untilTurnedOn'])
 const uploadId = clientId
 /** The service refuses any URL its image upload did not answer; this only keeps out what is not a web address. */
@@ -20,6 +23,22 @@ const pictureBytes = z.instanceof(Uint8Array).refine((bytes) => bytes.length >= 
 
 export const requestSchemas = {
   'app:ready': empty,
+  // Shapes and sizes only: core says in the user's words what else is wrong with a poll.
+  'polls:create': z.strictObject({
+    conversationId,
+    poll: z.strictObject({
+      subject: z.string().max(MAX_POLL_TEXT * 2),
+      options: z.array(z.string().max(MAX_POLL_TEXT * 2)).max(MAX_POLL_OPTIONS),
+      multiple: z.boolean(),
+      anonymous: z.boolean(),
+      expiresAt: z.number().int().nonnegative()
+    })
+  }),
+  'polls:get': z.strictObject({ conversationId, pollId }),
+  'polls:vote': z.strictObject({ conversationId, pollId, optionIds: z.array(pollOptionId).max(MAX_POLL_OPTIONS) }),
+  'polls:end': z.strictObject({ conversationId, pollId }),
+  'polls:list': z.strictObject({ conversationId, next: z.string().max(512).nullable() }),
+  'typing:typed': z.strictObject({ conversationId }),
   'session:get': empty,
   'session:signIn': z.strictObject({
     username: z.string().trim().min(1).max(320),

@@ -22,7 +22,9 @@ import { PushConnection } from '../push/push-connection'
 import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
+import { pollGateway } from './polls'
 import { reactionToYourMessage } from './reactions'
+import { typistOf } from './typists'
 import { speakingCore } from './service-failures'
 
 /** MU1's longest timed mute, a year in minutes (§8). */
@@ -72,6 +74,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
   }
 
   const gateway: ServiceGateway = speakingCore({
+    ...pollGateway({ client, meId: requireMeId, group: (groupId) => getGroup(client, groupId), now: Date.now }),
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
@@ -186,6 +189,11 @@ class LivePushFeed implements PushFeed {
     connection.on('lineCreated', ({ message }) => owner.message(message))
     connection.on('directMessageCreated', ({ message }) => owner.message(message))
     connection.on('membershipCreated', () => owner.conversationsChanged())
+    connection.on('typing', (event) => {
+      void typistOf(event, { meId: me.id, group: this.#options.group, log }).then((typist) => {
+        if (typist !== null) owner.typing(typist)
+      })
+    })
     const ownChannel = userChannel(me.id)
     connection.on('messageUpdated', ({ message }) => owner.messageChanged(message))
     connection.on('messageDeleted', ({ message }) => owner.messageChanged(message))
@@ -216,6 +224,11 @@ class LivePushFeed implements PushFeed {
 
   unfollow(conversationId: ConversationId): void {
     this.#connection?.unfollow(conversationChannel(conversationId))
+  }
+
+  typing(conversationId: ConversationId): void {
+    const me = this.#options.owner().me()
+    if (me !== null) this.#connection?.sendTyping(conversationChannel(conversationId), me.id)
   }
 
   async stop(): Promise<void> {

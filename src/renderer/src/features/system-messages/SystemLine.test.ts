@@ -1,0 +1,41 @@
+import { render, screen } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import type { MessageEvent } from '../../../../shared/domain'
+import { message } from '../../testing/fake-api'
+import SystemLine from './SystemLine.svelte'
+
+function show(event: MessageEvent | undefined, text = 'free text from the service'): void {
+  const base = message({ id: '1', conversationId: 'g1', text, system: true })
+  render(SystemLine, { message: event === undefined ? base : { ...base, event } })
+}
+
+describe('SystemLine', () => {
+  it.each<[MessageEvent, string]>([
+    [{ kind: 'joined', user: 'Alan' }, 'Alan joined the group'],
+    [{ kind: 'rejoined', user: 'Alan' }, 'Alan rejoined the group'],
+    [{ kind: 'added', users: ['Alan', 'Ada', 'Grace'], by: 'Linus' }, 'Linus added Alan, Ada and Grace'],
+    [{ kind: 'removed', user: 'Alan', by: 'Grace' }, 'Grace removed Alan'],
+    [{ kind: 'left', user: 'Alan' }, 'Alan left the group'],
+    [{ kind: 'nicknameChanged', from: 'Alan', to: 'Al' }, 'Alan is now called Al'],
+    [{ kind: 'pollFinished', pollId: '1', subject: 'Lunch?' }, 'The poll "Lunch?" has ended']
+  ])('writes its own line for %o', (event, line) => {
+    show(event)
+    expect(screen.getByText(line)).toBeInTheDocument()
+    expect(screen.queryByText('free text from the service')).not.toBeInTheDocument()
+  })
+
+  it("keeps the service's text for a pin, which is where the pinner's name is", () => {
+    show({ kind: 'pinned', pinned: true }, 'Grace pinned a message.')
+    expect(screen.getByText('Grace pinned a message.')).toBeInTheDocument()
+  })
+
+  it("shows the service's text for an event it does not know", () => {
+    show(undefined, 'Something happened.')
+    expect(screen.getByText('Something happened.')).toBeInTheDocument()
+  })
+
+  it('names nobody as Someone rather than leaving a gap', () => {
+    show({ kind: 'joined', user: '' })
+    expect(screen.getByText('Someone joined the group')).toBeInTheDocument()
+  })
+})
