@@ -29,6 +29,12 @@ describe('contentSecurityPolicy', () => {
     expect(policy).toContain("frame-ancestors 'none'")
   })
 
+  it('lets the composer preview a picture from an object URL, and nothing else from blob:', () => {
+    const policy = parse(contentSecurityPolicy())
+    expect(policy.get('img-src')).toContain('blob:')
+    for (const [name, sources] of policy) if (name !== 'img-src') expect(sources, name).not.toContain('blob:')
+  })
+
   it('adds the image service and connects only to its own origin', () => {
     const policy = contentSecurityPolicy({ imageOrigins: ['http://127.0.0.1:8080'] })
     expect(policy).toMatch(/img-src [^;]*http:\/\/127\.0\.0\.1:8080/)

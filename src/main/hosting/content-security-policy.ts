@@ -32,7 +32,9 @@ function directives(options: PolicyOptions): Directive[] {
     ['default-src', "'none'"],
     ['script-src', "'self'"],
     ['style-src', "'self'", "'unsafe-inline'"],
-    ['img-src', "'self'", 'data:', 'https:', ...(options.imageOrigins ?? [])],
+    // blob: is for the composer's previews of pictures about to be sent: object URLs of the
+    // user's own files, which never leave the page (the bytes go to main for the upload).
+    ['img-src', "'self'", 'data:', 'blob:', 'https:', ...(options.imageOrigins ?? [])],
     // 'self' covers a WebSocket to the page's own host and port (CSP Level 3), which is all the page
     // opens: browser mode's bridge, the dev server's reload socket. The <meta> policy applies on
     // top of any header, so a wider connect-src in the header would change nothing.

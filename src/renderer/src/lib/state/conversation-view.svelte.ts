@@ -1,6 +1,6 @@
 // The open conversation: its history, older pages on demand, live arrivals and the user's own
 // messages that main has not yet had accepted (the outbox).
-import type { Conversation, ConversationId, Message, MuteDuration, PendingMessage } from '../../../../shared/domain'
+import type { Conversation, ConversationId, ImageAttachment, Message, MuteDuration, PendingMessage } from '../../../../shared/domain'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
 import { mergeMessages } from '../merge-messages'
@@ -192,10 +192,15 @@ export class ConversationViewModel {
   /**
    * Hands the text to main's outbox. Throws when main did not take it, so the composer keeps the text.
    */
-  async send(text: string): Promise<void> {
+  async send(text: string, attachments: ImageAttachment[] = []): Promise<void> {
     const id = this.conversationId
     if (id === null) throw new Error('No conversation is open.')
-    const pending = await call('messages:send', { conversationId: id, text, clientId: crypto.randomUUID() })
+    const pending = await call('messages:send', {
+      conversationId: id,
+      text,
+      clientId: crypto.randomUUID(),
+      ...(attachments.length === 0 ? {} : { attachments })
+    })
     if (this.conversationId === id) this.#upsertPending(pending)
   }
 

@@ -1,0 +1,258 @@
+// Pictures in the composer (attach, paste, drop, upload with progress, cancel, retry, refuse) and
+// attachments in the history (pictures, the viewer, locations, emoji), through the whole renderer
+// against a fake main.
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Message } from '../../../../shared/domain'
+import { MAX_IMAGE_BYTES } from '../../../../shared/image-files'
+import { conversation, FakeApi, me, message, pending } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+const bookClub = conversation({ id: 'g1', name: 'Book club' })
+const PICTURE_URL = 'http://127.0.0.1:8080/image/i/0123456789abcdef0123456789abcdef'
+
+beforeEach(() => {
+  // jsdom has no object URLs; the previews only need a distinct address per file.
+  let next = 0
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => `blob:preview-${++next}`), revokeObjectURL: vi.fn() }))
+})
+
+afterEach(() => vi.unstubAllGlobals())
+
+function withHistory(messages: Message[] = []): FakeApi {
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [bookClub])
+    .returns('conversations:open', { conversation: bookClub, messages, hasOlder: false, pending: [] })
+    .returns('uploads:start', { url: PICTURE_URL })
+    .returns('uploads:cancel', null)
+    .handle('messages:send', ({ conversationId, clientId, text, attachments }) => ({
+      ok: true,
+      value: pending({ conversationId, clientId, text, ...(attachments === undefined ? {} : { attachments }) })
+    }))
+}
+
+async function openBookClub(fake: FakeApi): Promise<void> {
+  await startApp(fake)
+  await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+  await screen.findByRole('list', { name: 'Messages' })
+}
+
+function png(name = 'photo.png', size = 16): File {
+  const bytes = new Uint8Array(size)
+  bytes.set([0x89, 0x50, 0x4e, 0x47])
+  return new File([bytes], name, { type: 'image/png' })
+}
+
+/** Chooses files in the picker the Attach image button opens. */
+async function choose(...files: File[]): Promise<void> {
+  const picker = document.querySelector<HTMLInputElement>('input[type="file"]')
+  if (picker === null) throw new Error('the composer has no file picker')
+  Object.defineProperty(picker, 'files', { value: files, configurable: true })
+  await fireEvent.change(picker)
+}
+
+function attachments(): HTMLElement {
+  return screen.getByRole('list', { name: 'Attachments' })
+}
+
+function sendButton(): HTMLElement {
+  return screen.getByRole('button', { name: 'Send' })
+}
+
+describe('attaching pictures', () => {
+  it('offers an Attach image button that opens a picker of JPEG, PNG and GIF files', async () => {
+    await openBookClub(withHistory())
+    const picker = document.querySelector<HTMLInputElement>('input[type="file"]')
+    const click = vi.spyOn(picker ?? new HTMLInputElement(), 'click')
+    await fireEvent.click(screen.getByRole('button', { name: 'Attach image' }))
+    expect(click).toHaveBeenCalled()
+    expect(picker?.accept).toBe('image/jpeg,image/png,image/gif')
+  })
+
+  it('uploads a chosen picture with a progress bar, then sends it with the text', async () => {
+    const fake = withHistory()
+    const upload = fake.holds('uploads:start')
+    await openBookClub(fake)
+
+    await choose(png('view.png', 1000))
+
+    const item = within(attachments()).getByRole('listitem')
+    expect(within(item).getByRole('img', { name: 'view.png' })).toHaveAttribute('src', 'blob:preview-1')
+    expect(within(item).getByRole('button', { name: 'Remove image' })).toBeInTheDocument()
+    const [request] = fake.callsTo('uploads:start')
+    expect(request?.contentType).toBe('image/png')
+    expect(request?.bytes).toBeInstanceOf(Uint8Array)
+    expect(request?.bytes.length).toBe(1000)
+    fake.emit('uploads:progress', { uploadId: request?.uploadId ?? '', sentBytes: 400, totalBytes: 1000 })
+    await waitFor(() => expect(within(item).getByRole('progressbar', { name: 'Uploading view.png' })).toHaveAttribute('value', '400'))
+    expect(sendButton()).toBeDisabled()
+
+    upload.resolve({ url: PICTURE_URL })
+    await waitFor(() => expect(within(item).queryByRole('progressbar')).not.toBeInTheDocument())
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Look' } })
+    await fireEvent.click(sendButton())
+
+    await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(1))
+    expect(fake.callsTo('messages:send')[0]).toMatchObject({ text: 'Look', attachments: [{ type: 'image', url: PICTURE_URL }] })
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Attachments' })).not.toBeInTheDocument())
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:preview-1')
+  })
+
+  it('sends pictures without text', async () => {
+    const fake = withHistory()
+    await openBookClub(fake)
+    await choose(png('a.png'), png('b.png'))
+    await waitFor(() => expect(sendButton()).toBeEnabled())
+    await fireEvent.click(sendButton())
+    await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(1))
+    expect(fake.callsTo('messages:send')[0]).toMatchObject({ text: '', attachments: [{ type: 'image' }, { type: 'image' }] })
+  })
+
+  it('refuses a file that is not a JPEG, PNG or GIF before any upload, saying so', async () => {
+    const fake = withHistory()
+    await openBookClub(fake)
+    await choose(new File(['hello'], 'notes.txt', { type: 'text/plain' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('“notes.txt” is not a JPEG, PNG or GIF picture, so it cannot be sent.')
+    expect(screen.queryByRole('list', { name: 'Attachments' })).not.toBeInTheDocument()
+    expect(fake.callsTo('uploads:start')).toEqual([])
+  })
+
+  it('refuses a picture over 10 MB before any upload', async () => {
+    const fake = withHistory()
+    await openBookClub(fake)
+    await choose(png('huge.png', MAX_IMAGE_BYTES + 1))
+    expect(screen.getByRole('alert')).toHaveTextContent('“huge.png” is larger than 10 MB, so it cannot be sent.')
+    expect(fake.callsTo('uploads:start')).toEqual([])
+  })
+
+  it('takes ten pictures and refuses an eleventh, saying why', async () => {
+    const fake = withHistory()
+    await openBookClub(fake)
+    await choose(...Array.from({ length: 10 }, (_, index) => png(`p${index + 1}.png`)))
+    await choose(png('p11.png'))
+    expect(within(attachments()).getAllByRole('listitem')).toHaveLength(10)
+    expect(screen.getByRole('alert')).toHaveTextContent('A message can carry at most 10 pictures, so “p11.png” was not added.')
+    expect(fake.callsTo('uploads:start')).toHaveLength(10)
+  })
+
+  it('keeps the draft when an upload fails, and offers Retry', async () => {
+    const fake = withHistory().fails('uploads:start', 'NETWORK', 'Cannot reach the service.')
+    await openBookClub(fake)
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'With a view' } })
+    await choose(png('view.png'))
+
+    const item = within(attachments()).getByRole('listitem')
+    await waitFor(() => expect(item).toHaveTextContent('Upload failed. Cannot reach the service.'))
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('With a view')
+    expect(sendButton()).toBeDisabled()
+
+    fake.returns('uploads:start', { url: PICTURE_URL })
+    await fireEvent.click(within(item).getByRole('button', { name: 'Retry' }))
+    await waitFor(() => expect(sendButton()).toBeEnabled())
+    expect(fake.callsTo('uploads:start')).toHaveLength(2)
+  })
+
+  it('cancels an upload, keeping the picture to retry', async () => {
+    const fake = withHistory()
+    fake.holds('uploads:start')
+    await openBookClub(fake)
+    await choose(png('view.png'))
+    const item = within(attachments()).getByRole('listitem')
+
+    await fireEvent.click(within(item).getByRole('button', { name: 'Cancel upload' }))
+
+    const [started] = fake.callsTo('uploads:start')
+    expect(fake.callsTo('uploads:cancel')).toEqual([{ uploadId: started?.uploadId }])
+    expect(item).toHaveTextContent('Upload cancelled.')
+    expect(within(item).getByRole('button', { name: 'Retry' })).toBeInTheDocument()
+  })
+
+  it('removes a picture, cancelling its upload', async () => {
+    const fake = withHistory()
+    fake.holds('uploads:start')
+    await openBookClub(fake)
+    await choose(png('view.png'))
+    await fireEvent.click(within(attachments()).getByRole('button', { name: 'Remove image' }))
+    expect(screen.queryByRole('list', { name: 'Attachments' })).not.toBeInTheDocument()
+    expect(fake.callsTo('uploads:cancel')).toHaveLength(1)
+  })
+
+  it('takes a picture pasted into the message box', async () => {
+    const fake = withHistory()
+    await openBookClub(fake)
+    const pasted = new Event('paste', { bubbles: true, cancelable: true })
+    Object.defineProperty(pasted, 'clipboardData', { value: { files: [png('pasted.png')] } })
+    screen.getByRole('textbox', { name: 'Message' }).dispatchEvent(pasted)
+    expect(pasted.defaultPrevented).toBe(true)
+    const tray = await screen.findByRole('list', { name: 'Attachments' })
+    expect(within(tray).getByRole('img', { name: 'pasted.png' })).toBeInTheDocument()
+  })
+
+  it('takes a picture dropped anywhere on the conversation', async () => {
+    const fake = withHistory([message({ conversationId: 'g1', text: 'Hello' })])
+    await openBookClub(fake)
+    const dataTransfer = { types: ['Files'], files: [png('dropped.png')], dropEffect: 'none' }
+    const over = Object.assign(new Event('dragover', { bubbles: true, cancelable: true }), { dataTransfer })
+    const drop = Object.assign(new Event('drop', { bubbles: true, cancelable: true }), { dataTransfer })
+    const history = screen.getByRole('list', { name: 'Messages' })
+    history.dispatchEvent(over)
+    history.dispatchEvent(drop)
+    expect(over.defaultPrevented).toBe(true)
+    expect(drop.defaultPrevented).toBe(true)
+    const tray = await screen.findByRole('list', { name: 'Attachments' })
+    expect(within(tray).getByRole('img', { name: 'dropped.png' })).toBeInTheDocument()
+  })
+})
+
+describe('attachments in the history', () => {
+  it('shows a picture lazily, in a box of fixed height, and opens it in a viewer that closes', async () => {
+    const picture = message({ conversationId: 'g1', text: '', senderName: 'Grace', attachments: [{ type: 'image', url: PICTURE_URL }] })
+    await openBookClub(withHistory([picture]))
+
+    const image = screen.getByRole('img', { name: 'Picture from Grace' })
+    expect(image).toHaveAttribute('loading', 'lazy')
+    expect(image).toHaveAttribute('src', PICTURE_URL)
+    await fireEvent.click(screen.getByRole('button', { name: 'Picture from Grace' }))
+
+    const viewer = screen.getByRole('dialog', { name: 'Picture from Grace' })
+    expect(within(viewer).getByRole('img', { name: 'Picture from Grace' })).toHaveAttribute('src', PICTURE_URL)
+    await fireEvent.click(within(viewer).getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+
+  it('names each of several pictures by its place', async () => {
+    const urls = [1, 2, 3].map((n) => `${PICTURE_URL.slice(0, -1)}${n}`)
+    const pictures = message({ conversationId: 'g1', text: 'Three', senderName: 'Grace', attachments: urls.map((url) => ({ type: 'image' as const, url })) })
+    await openBookClub(withHistory([pictures]))
+    expect(screen.getAllByRole('img', { name: /^Picture \d of 3 from Grace$/ }).map((image) => image.getAttribute('src'))).toEqual(urls)
+  })
+
+  it("links a location's name to a map page, opened through main", async () => {
+    const fake = withHistory([
+      message({ conversationId: 'g1', text: 'Here', attachments: [{ type: 'location', lat: '64.148430', lng: '-21.9355508', name: 'Harpa' }] })
+    ])
+    await openBookClub(fake)
+
+    const link = screen.getByRole('link', { name: 'Harpa' })
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true })
+    link.dispatchEvent(click)
+
+    expect(click.defaultPrevented).toBe(true)
+    expect(fake.callsTo('shell:openExternal')).toEqual([{ url: 'https://www.openstreetmap.org/?mlat=64.14843&mlon=-21.9355508#map=16/64.14843/-21.9355508' }])
+  })
+
+  it('shows a location without usable coordinates as its name alone', async () => {
+    await openBookClub(withHistory([message({ conversationId: 'g1', text: '', attachments: [{ type: 'location', lat: '', lng: 'east', name: 'Somewhere' }] })]))
+    expect(screen.getByText('Somewhere')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Somewhere' })).not.toBeInTheDocument()
+  })
+
+  it("shows an emoji attachment's placeholders as the text they are in", async () => {
+    const withEmoji = message({ conversationId: 'g1', text: 'Nice \uFFFD!', attachments: [{ type: 'emoji', placeholder: '\uFFFD', charmap: [[1, 62]] }] })
+    await openBookClub(withHistory([withEmoji]))
+    const item = within(screen.getByRole('list', { name: 'Messages' })).getByRole('listitem')
+    expect(item).toHaveTextContent('Nice \uFFFD!')
+    expect(within(item).queryByRole('img', { name: /Picture/ })).not.toBeInTheDocument()
+  })
+})

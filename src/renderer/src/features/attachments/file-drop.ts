@@ -1,0 +1,28 @@
+// Files dragged from the desktop onto an element go to `onFiles`, rather than the window
+// navigating away to show them.
+import type { Attachment } from 'svelte/attachments'
+
+function carriesFiles(event: DragEvent): boolean {
+  return event.dataTransfer?.types.includes('Files') ?? false
+}
+
+export function acceptDroppedFiles(onFiles: (files: File[]) => void): Attachment<HTMLElement> {
+  return (element) => {
+    const over = (event: DragEvent): void => {
+      if (!carriesFiles(event)) return
+      event.preventDefault()
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy'
+    }
+    const drop = (event: DragEvent): void => {
+      if (!carriesFiles(event)) return
+      event.preventDefault()
+      onFiles([...(event.dataTransfer?.files ?? [])])
+    }
+    element.addEventListener('dragover', over)
+    element.addEventListener('drop', drop)
+    return () => {
+      element.removeEventListener('dragover', over)
+      element.removeEventListener('drop', drop)
+    }
+  }
+}
