@@ -1,0 +1,99 @@
+// Pictures end to end, as two people use them: Ada attaches a PNG (through the file chooser the
+// Attach image button opens), it uploads through main to the local image service and goes out
+// with her text; Grace sees the picture load live and opens it in the viewer, which Escape
+// closes. Ada's wrong file type and eleventh picture are refused before any upload.
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
+import { encodePng } from '../../src/main/desktop/png'
+import { connection, conversation, EndToEnd, FIRST_GROUP } from './support'
+
+let world: EndToEnd
+
+beforeAll(async () => {
+  world = await EndToEnd.start()
+})
+
+afterAll(async () => {
+  await world?.close()
+})
+
+/** A real PNG, twice as wide as it is high, that Chromium can draw. */
+function landscapePng(): Buffer {
+  const bitmap = blankBitmap(40, 20)
+  for (let x = 0; x < 40; x += 1) for (let y = 0; y < 20; y += 1) setPixel(bitmap, x, y, [x * 6, 120, 200, 255])
+  return encodePng(bitmap)
+}
+
+/** Picks files in the chooser the composer's Attach image button opens. */
+async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser')
+  await page.getByRole('button', { name: 'Attach image' }).click()
+  await (await chooser).setFiles(files)
+}
+
+const attachments = (page: Page) => page.getByRole('list', { name: 'Attachments' })
+
+describe('pictures between two people', () => {
+  let ada: Page
+  let grace: Page
+
+  it('signs both in and opens the same group', async () => {
+    ada = (await world.openApp('ada')).page
+    grace = (await world.openApp('grace')).page
+    await world.signIn(ada, world.account('Ada'))
+    await world.signIn(grace, world.account('Grace'))
+    await expect.poll(() => connection(ada)).toBe('Connected')
+    await expect.poll(() => connection(grace)).toBe('Connected')
+    await conversation(ada, FIRST_GROUP).click()
+    await conversation(grace, FIRST_GROUP).click()
+  })
+
+  it('A attaches a PNG and sends it with text; B sees the picture load live, and opens it', async () => {
+    await attach(ada, [{ name: 'ridge.png', mimeType: 'image/png', buffer: landscapePng() }])
+    const waiting = attachments(ada).getByRole('listitem')
+    await expect.poll(() => waiting.count()).toBe(1)
+    await expect.poll(() => waiting.getByRole('img', { name: 'ridge.png' }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(40)
+    await expect.poll(() => ada.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 30_000 }).toBe(true)
+    await ada.getByRole('textbox', { name: 'Message' }).fill('The view from the ridge')
+    await ada.getByRole('button', { name: 'Send' }).click()
+    await expect.poll(() => attachments(ada).count()).toBe(0)
+
+    const messages = grace.getByRole('list', { name: 'Messages' })
+    const message = messages.getByRole('listitem').filter({ hasText: 'The view from the ridge' })
+    const picture = message.getByRole('img', { name: /^Picture from / })
+    await expect.poll(() => picture.count(), { timeout: 30_000 }).toBe(1)
+    expect(await picture.getAttribute('loading')).toBe('lazy')
+    expect(await picture.getAttribute('src')).toMatch(new RegExp(`^${world.origin}/image/i/[0-9a-f]{32}$`))
+    await picture.scrollIntoViewIfNeeded()
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth), { timeout: 30_000 }).toBe(40)
+    // Shown at its aspect ratio: twice as wide as high, in the box's fixed height.
+    const box = await picture.boundingBox()
+    expect(box && Math.round(box.width / box.height)).toBe(2)
+
+    await message.getByRole('button', { name: /^Picture from / }).click()
+    const viewer = grace.getByRole('dialog', { name: /^Picture from / })
+    await expect.poll(() => viewer.isVisible()).toBe(true)
+    await grace.keyboard.press('Escape')
+    await expect.poll(() => viewer.count()).toBe(0)
+  })
+
+  it('refuses a file that is not a picture before any upload, with a clear message', async () => {
+    await attach(ada, [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') }])
+    await expect.poll(() => ada.getByRole('alert').filter({ hasText: '“notes.txt” is not a JPEG, PNG or GIF picture, so it cannot be sent.' }).count()).toBe(1)
+    expect(await attachments(ada).count()).toBe(0)
+  })
+
+  it('takes ten pictures and refuses an eleventh, with a clear message', async () => {
+    const png = landscapePng()
+    await attach(ada, Array.from({ length: 10 }, (_, index) => ({ name: `p${index + 1}.png`, mimeType: 'image/png', buffer: png })))
+    await expect.poll(() => attachments(ada).getByRole('listitem').count()).toBe(10)
+    await attach(ada, [{ name: 'p11.png', mimeType: 'image/png', buffer: png }])
+    await expect.poll(() => ada.getByRole('alert').filter({ hasText: 'A message can carry at most 10 pictures, so “p11.png” was not added.' }).count()).toBe(1)
+    expect(await attachments(ada).getByRole('listitem').count()).toBe(10)
+
+    await attachments(ada).getByRole('listitem').first().getByRole('button', { name: 'Remove image' }).click()
+    await expect.poll(() => attachments(ada).getByRole('listitem').count()).toBe(9)
+    expect(world.pageErrors).toEqual([])
+  })
+})
