@@ -2,7 +2,7 @@
 // Attach image button opens), it uploads through main to the local image service and goes out
 // with her text; Grace sees the picture load live and opens it in the viewer, which Escape
 // closes. Ada's wrong file type and eleventh picture are refused before any upload.
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
 import { encodePng } from '../../src/main/desktop/png'
@@ -34,6 +34,11 @@ async function attach(page: Page, files: { name: string; mimeType: string; buffe
 
 const attachments = (page: Page) => page.getByRole('list', { name: 'Attachments' })
 
+/** How wide the picture is, once the page has decoded it (0 until then). This file is typed without the DOM. */
+function loadedWidth(picture: Locator): Promise<number> {
+  return picture.evaluate((image) => ('complete' in image && image.complete && 'naturalWidth' in image ? Number(image.naturalWidth) : 0))
+}
+
 describe('pictures between two people', () => {
   let ada: Page
   let grace: Page
@@ -53,7 +58,7 @@ describe('pictures between two people', () => {
     await attach(ada, [{ name: 'ridge.png', mimeType: 'image/png', buffer: landscapePng() }])
     const waiting = attachments(ada).getByRole('listitem')
     await expect.poll(() => waiting.count()).toBe(1)
-    await expect.poll(() => waiting.getByRole('img', { name: 'ridge.png' }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(40)
+    await expect.poll(() => loadedWidth(waiting.getByRole('img', { name: 'ridge.png' }))).toBe(40)
     await expect.poll(() => ada.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 30_000 }).toBe(true)
     await ada.getByRole('textbox', { name: 'Message' }).fill('The view from the ridge')
     await ada.getByRole('button', { name: 'Send' }).click()
@@ -66,7 +71,7 @@ describe('pictures between two people', () => {
     expect(await picture.getAttribute('loading')).toBe('lazy')
     expect(await picture.getAttribute('src')).toMatch(new RegExp(`^${world.origin}/image/i/[0-9a-f]{32}$`))
     await picture.scrollIntoViewIfNeeded()
-    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth), { timeout: 30_000 }).toBe(40)
+    await expect.poll(() => loadedWidth(picture), { timeout: 30_000 }).toBe(40)
     // Shown at its aspect ratio: twice as wide as high, in the box's fixed height.
     const box = await picture.boundingBox()
     expect(box && Math.round(box.width / box.height)).toBe(2)
