@@ -8,7 +8,7 @@ export const MAX_ROWS = 200
 /** How many of the newest messages a conversation opens with, and "Jump to latest" shows. */
 export const LATEST_ROWS = 100
 /** How many rows come in at an edge when the user scrolls towards it. */
-export const STEP_ROWS = 50
+export const STEP_ROWS = 25
 
 export interface HistoryWindow {
   /** The first message drawn; null: as many as LATEST_ROWS before the last one drawn. */
