@@ -29,12 +29,12 @@ export class MessageActions {
     this.#deps = deps
   }
 
-  react(conversationId: ConversationId, messageId: string, emoji: string): Promise<Reaction[]> {
+  async react(conversationId: ConversationId, messageId: string, emoji: string): Promise<Reaction[]> {
     this.#deps.conversation(conversationId)
     return refused(this.#deps.service.react(conversationId, messageId, emoji), 'VALIDATION', REFUSALS.react)
   }
 
-  unreact(conversationId: ConversationId, messageId: string): Promise<Reaction[]> {
+  async unreact(conversationId: ConversationId, messageId: string): Promise<Reaction[]> {
     this.#deps.conversation(conversationId)
     return this.#deps.service.unreact(conversationId, messageId)
   }
@@ -64,7 +64,7 @@ export class MessageActions {
     }
   }
 
-  pinned(conversationId: ConversationId): Promise<Message[]> {
+  async pinned(conversationId: ConversationId): Promise<Message[]> {
     this.#deps.conversation(conversationId)
     return this.#deps.service.pinnedMessages(conversationId)
   }
