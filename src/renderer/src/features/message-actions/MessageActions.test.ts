@@ -1,0 +1,211 @@
+// The message toolbar, reaction chips, the composer's edit mode and the two panels, driven through
+// the whole renderer against a fake main, by role and name as a screen reader user would.
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import type { Conversation, Message } from '../../../../shared/domain'
+import { conversation, FakeApi, me, message } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+const now = (): number => Math.floor(Date.now() / 1000)
+
+function setUp(messages: Message[], group: Partial<Conversation> = {}): FakeApi {
+  const lunch = conversation({ id: 'g1', name: 'Lunch club', myRole: 'user', ...group })
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [lunch])
+    .returns('conversations:open', { conversation: lunch, messages, hasOlder: false, pending: [] })
+}
+
+async function open(fake: FakeApi): Promise<HTMLElement> {
+  await startApp(fake)
+  await fireEvent.click(await screen.findByRole('button', { name: /Lunch club/ }))
+  return screen.findByRole('list', { name: 'Messages' })
+}
+
+function rowOf(history: HTMLElement, text: string): HTMLElement {
+  const row = within(history)
+    .getAllByRole('listitem')
+    .find((item) => item.textContent?.includes(text))
+  if (row === undefined) throw new Error(`no row with ${text}`)
+  return row
+}
+
+function toolbarOf(history: HTMLElement, text: string): HTMLElement {
+  return within(rowOf(history, text)).getByRole('toolbar', { name: 'Message actions' })
+}
+
+const mine = (text: string, overrides: Partial<Message> = {}): Message =>
+  message({ conversationId: 'g1', text, senderId: me.id, senderName: me.name, createdAt: now() - 60, ...overrides })
+const grace = (text: string, overrides: Partial<Message> = {}): Message => message({ conversationId: 'g1', text, createdAt: now() - 60, ...overrides })
+
+describe('message actions', () => {
+  it('offers React, Edit, Delete and Pin on your own recent message, and only React and Pin on someone else’s', async () => {
+    const history = await open(setUp([grace('Noodles?'), mine('Yes please')]))
+    const own = within(toolbarOf(history, 'Yes please'))
+    expect(own.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual([
+      'React',
+      'Edit',
+      'Delete',
+      'Pin'
+    ])
+    const theirs = within(toolbarOf(history, 'Noodles?'))
+    expect(theirs.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual(['React', 'Pin'])
+  })
+
+  it('offers no Edit after the 15 minutes, Delete to an admin, and nothing on a deleted message', async () => {
+    const history = await open(
+      setUp([mine('Old news', { createdAt: now() - 16 * 60 }), grace('Spam'), grace('Gone', { deleted: true, text: 'This message was deleted' })], {
+        myRole: 'admin'
+      })
+    )
+    expect(within(toolbarOf(history, 'Old news')).queryByRole('button', { name: 'Edit' })).toBeNull()
+    expect(within(toolbarOf(history, 'Spam')).getByRole('button', { name: 'Delete' })).toBeInTheDocument()
+    expect(within(rowOf(history, 'This message was deleted')).queryByRole('toolbar')).toBeNull()
+  })
+
+  it('reacts from the menu of the fifteen emoji, shows the chip pressed, and takes it back from the chip', async () => {
+    const target = grace('Noodles?')
+    const fake = setUp([target])
+      .returns('messages:react', [{ emoji: '🎉', userIds: ['u2', me.id] }])
+      .returns('messages:unreact', [{ emoji: '🎉', userIds: ['u2'] }])
+    const history = await open(fake)
+    await fireEvent.click(within(toolbarOf(history, 'Noodles?')).getByRole('button', { name: 'React' }))
+    const items = screen.getAllByRole('menuitem').map((item) => item.textContent?.trim())
+    expect(items).toHaveLength(15)
+    expect(items).toContain('❤️')
+    await fireEvent.click(screen.getByRole('menuitem', { name: '🎉' }))
+    expect(fake.callsTo('messages:react')).toEqual([{ conversationId: 'g1', messageId: target.id, emoji: '🎉' }])
+
+    const chip = await within(rowOf(history, 'Noodles?')).findByRole('button', { name: '🎉 2' })
+    expect(chip).toHaveAttribute('aria-pressed', 'true')
+    expect(chip).toHaveAttribute('title', 'Grace Hopper, You')
+    expect(chip).toHaveAccessibleDescription('Grace Hopper, You')
+
+    await fireEvent.click(chip)
+    expect(fake.callsTo('messages:unreact')).toEqual([{ conversationId: 'g1', messageId: target.id }])
+    expect(await within(rowOf(history, 'Noodles?')).findByRole('button', { name: '🎉 1' })).toHaveAttribute('aria-pressed', 'false')
+  })
+
+  it('shows reactions, edits and deletions that main reports, in place', async () => {
+    const target = grace('Noodles?')
+    const fake = setUp([target])
+    const history = await open(fake)
+    fake.emit('messages:updated', { ...target, reactions: [{ emoji: '👍', userIds: ['u2'] }] })
+    expect(await within(history).findByRole('button', { name: '👍 1' })).toHaveAttribute('aria-pressed', 'false')
+    fake.emit('messages:updated', { ...target, text: 'Tacos?', editedAt: now() })
+    expect(await within(history).findByText('Tacos?')).toBeInTheDocument()
+    expect(within(history).getByText('(edited)')).toBeInTheDocument()
+    fake.emit('messages:updated', { ...target, text: 'This message was deleted', deleted: true })
+    expect(await within(history).findByText('This message was deleted')).toBeInTheDocument()
+    // Another conversation's message changes nothing here.
+    fake.emit('messages:updated', { ...target, conversationId: 'g2', text: 'Elsewhere' })
+    expect(within(history).queryByText('Elsewhere')).toBeNull()
+  })
+
+  it('edits in the composer: Save sends the new text, Escape cancels, a refusal keeps the text and says why', async () => {
+    const target = mine('Noodles at noon')
+    const fake = setUp([target]).returns('messages:edit', { ...target, text: 'Noodles at one', editedAt: now() })
+    const history = await open(fake)
+
+    await fireEvent.click(within(toolbarOf(history, 'Noodles at noon')).getByRole('button', { name: 'Edit' }))
+    const box = screen.getByRole('textbox', { name: 'Message' })
+    expect(box).toHaveValue('Noodles at noon')
+    await fireEvent.keyDown(box, { key: 'Escape' })
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument()
+
+    await fireEvent.click(within(toolbarOf(history, 'Noodles at noon')).getByRole('button', { name: 'Edit' }))
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Noodles at one' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(fake.callsTo('messages:edit')).toEqual([{ conversationId: 'g1', messageId: target.id, text: 'Noodles at one' }])
+    expect(await within(history).findByText('Noodles at one')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull()
+
+    fake.fails('messages:edit', 'FORBIDDEN', 'This message can no longer be edited.')
+    await fireEvent.click(within(toolbarOf(history, 'Noodles at one')).getByRole('button', { name: 'Edit' }))
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Noodles at two' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('This message can no longer be edited.')
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('Noodles at two')
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(within(history).getByText('Noodles at one')).toBeInTheDocument()
+  })
+
+  it('deletes only after a confirmation, and says why when main refuses', async () => {
+    const target = mine('Oops')
+    const fake = setUp([target]).returns('messages:delete', null)
+    const history = await open(fake)
+
+    await fireEvent.click(within(toolbarOf(history, 'Oops')).getByRole('button', { name: 'Delete' }))
+    const confirm = within(rowOf(history, 'Oops')).getByRole('alertdialog', { name: 'Delete this message?' })
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus()
+    await fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+    expect(fake.callsTo('messages:delete')).toEqual([])
+
+    fake.fails('messages:delete', 'FORBIDDEN', 'You cannot delete this message: this conversation does not let you.')
+    await fireEvent.click(within(toolbarOf(history, 'Oops')).getByRole('button', { name: 'Delete' }))
+    await fireEvent.click(within(within(rowOf(history, 'Oops')).getByRole('alertdialog')).getByRole('button', { name: 'Delete' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('this conversation does not let you')
+    expect(within(history).getByText('Oops')).toBeInTheDocument()
+
+    fake.returns('messages:delete', null)
+    await fireEvent.click(within(toolbarOf(history, 'Oops')).getByRole('button', { name: 'Delete' }))
+    await fireEvent.click(within(within(rowOf(history, 'Oops')).getByRole('alertdialog')).getByRole('button', { name: 'Delete' }))
+    expect(await within(history).findByText('This message was deleted')).toBeInTheDocument()
+    expect(fake.callsTo('messages:delete')).toHaveLength(2)
+  })
+
+  it('pins and unpins', async () => {
+    const target = grace('Meet at noon')
+    const fake = setUp([target]).returns('messages:setPinned', null)
+    const history = await open(fake)
+    await fireEvent.click(within(toolbarOf(history, 'Meet at noon')).getByRole('button', { name: 'Pin' }))
+    await fireEvent.click(await within(toolbarOf(history, 'Meet at noon')).findByRole('button', { name: 'Unpin' }))
+    expect(await within(toolbarOf(history, 'Meet at noon')).findByRole('button', { name: 'Pin' })).toBeInTheDocument()
+    expect(fake.callsTo('messages:setPinned').map((request) => request.pinned)).toEqual([true, false])
+  })
+
+  it('lists pins in the Pinned messages region and jumps to one, and offers Most liked in groups with all five lists', async () => {
+    const target = grace('Meet at noon', { pinnedAt: now() })
+    const fake = setUp([target, mine('Later')])
+      .returns('messages:pinned', [target])
+      .returns('messages:mostLiked', { day: [target], week: [target], month: [target], mine: [], forMe: [] })
+    await open(fake)
+
+    const pinsButton = screen.getByRole('button', { name: 'Pinned messages' })
+    await fireEvent.click(pinsButton)
+    expect(pinsButton).toHaveAttribute('aria-expanded', 'true')
+    const pins = await screen.findByRole('region', { name: 'Pinned messages' })
+    await fireEvent.click(await within(pins).findByRole('button', { name: /Meet at noon/ }))
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Most liked' }))
+    expect(screen.queryByRole('region', { name: 'Pinned messages' })).toBeNull()
+    const liked = await screen.findByRole('region', { name: 'Most liked' })
+    await waitFor(() => expect(within(liked).getAllByRole('button', { name: /Meet at noon/ })).toHaveLength(3))
+    expect(within(liked).getAllByRole('heading', { level: 4 }).map((heading) => heading.textContent)).toEqual([
+      'Today',
+      'This week',
+      'This month',
+      'You reacted to',
+      'Your messages others liked'
+    ])
+    expect(within(liked).getByText('You have not reacted to anything here.')).toBeInTheDocument()
+  })
+
+  it('says when the pins cannot be loaded, and tries again', async () => {
+    const fake = setUp([grace('Hi')]).fails('messages:pinned', 'NETWORK', 'Cannot reach the service.')
+    await open(fake)
+    await fireEvent.click(screen.getByRole('button', { name: 'Pinned messages' }))
+    const pins = await screen.findByRole('region', { name: 'Pinned messages' })
+    expect(await within(pins).findByRole('alert')).toHaveTextContent('Cannot reach the service.')
+    fake.returns('messages:pinned', [])
+    await fireEvent.click(within(pins).getByRole('button', { name: 'Try again' }))
+    expect(await within(pins).findByText('Nothing is pinned here yet.')).toBeInTheDocument()
+  })
+
+  it('offers no Most liked in a chat', async () => {
+    await open(setUp([grace('Hi')], { kind: 'dm' }))
+    expect(screen.getByRole('button', { name: 'Pinned messages' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Most liked' })).toBeNull()
+  })
+})
