@@ -1,11 +1,11 @@
 // A long conversation end to end: thousands of messages seeded on the real service, opened in the
-// browser-mode app in Chromium, scrolled to the top. The DOM must stay bounded on the way, and
-// every message must be drawn at some point (behaviour only; the timings are the benchmark's,
-// `npm run bench:history`).
+// browser-mode app in Chromium, scrolled to the top. The DOM must stay bounded on the way, every
+// message must be drawn at some point, and the first unread one marked (behaviour only; the
+// timings are the benchmark's, `npm run bench:history`).
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drawnRows, scrollToTop, seedHistory, seededText } from './long-history'
-import { conversation, EndToEnd, send } from './support'
+import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
 
 const GROUP = 'Launch Team'
 const COUNT = 3_000
@@ -53,5 +53,19 @@ describe('a long history', () => {
 
     await send(ada, 'Back at the bottom')
     await expect.poll(() => ada.getByText('Back at the bottom', { exact: true }).isVisible()).toBe(true)
+  })
+
+  it('marks where the unread messages begin when the conversation is opened again', async () => {
+    await conversation(ada, FIRST_GROUP).click()
+    await seedHistory(world, GROUP, 3, 'Grace', COUNT)
+    await expect.poll(() => conversation(ada, GROUP).textContent(), { timeout: 30_000 }).toMatch(/3 unread/)
+
+    await conversation(ada, GROUP).click()
+
+    const divider = ada.getByRole('separator', { name: 'New messages' })
+    await expect.poll(() => divider.isVisible(), { timeout: 30_000 }).toBe(true)
+    const firstUnread = ada.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ has: divider })
+    await expect(firstUnread.textContent()).resolves.toContain(seededText(COUNT))
+    await expect(firstUnread.textContent()).resolves.not.toContain(seededText(COUNT + 1))
   })
 })

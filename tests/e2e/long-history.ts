@@ -14,8 +14,11 @@ export function seededText(index: number): string {
   return index % 7 === 3 ? `${text}: ${'a longer message that wraps onto further lines, '.repeat(6).trim()}` : text
 }
 
-/** Writes `Message 0` … `Message <count - 1>` into the group, in that order of ids, as `senderFirstName`. */
-export async function seedHistory(world: EndToEnd, groupName: string, count: number, senderFirstName: string): Promise<void> {
+/**
+ * Writes `Message <from>` … `Message <from + count - 1>` into the group, in that order of ids, as
+ * `senderFirstName`.
+ */
+export async function seedHistory(world: EndToEnd, groupName: string, count: number, senderFirstName: string, from = 0): Promise<void> {
   const token = await world.restToken(world.account(senderFirstName), `seed-${senderFirstName}`)
   const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
   const group = groups.response.find((candidate) => candidate.name === groupName)
@@ -29,8 +32,8 @@ export async function seedHistory(world: EndToEnd, groupName: string, count: num
     if (response.status !== 201) throw new Error(`seeding message ${index}: ${response.status} ${await response.text()}`)
   }
   // Batches one after another keep the ids in the order of the texts' numbers, batch by batch.
-  for (let first = 0; first < count; first += SEND_CONCURRENCY) {
-    const batch = Array.from({ length: Math.min(SEND_CONCURRENCY, count - first) }, (_, offset) => first + offset)
+  for (let first = from; first < from + count; first += SEND_CONCURRENCY) {
+    const batch = Array.from({ length: Math.min(SEND_CONCURRENCY, from + count - first) }, (_, offset) => first + offset)
     await Promise.all(batch.map(send))
   }
 }

@@ -85,6 +85,18 @@ describe('ConversationViewModel, long histories', () => {
     expect(view.focusRequest).toBeNull()
   })
 
+  it('joins an older page that overlaps what is shown in order, each message once', async () => {
+    const { fake, messages } = serving(120)
+    const view = new ConversationViewModel()
+    await view.open('g1')
+    // A page that reaches into what is shown, as when messages arrived while it was on its way.
+    fake.returns('messages:loadOlder', { messages: messages.slice(40, 80), hasOlder: true })
+
+    await view.loadOlder()
+
+    expect(view.messages.map((m) => m.id)).toEqual(messages.slice(40).map((m) => m.id))
+  })
+
   it('asks main once for an older page that two callers want at the same time', async () => {
     const { fake } = serving(400)
     const view = new ConversationViewModel()
