@@ -220,6 +220,16 @@ describe('pins', () => {
     expect(await graceApp.call('messages:setPinned', { conversationId, messageId, pinned: false })).toBeNull()
   })
 
+  it('shows a pin and an unpin live on the other side, in a group', async () => {
+    const { conversationId, messageId, graceApp, alanApp } = await inAGroup()
+    const pinnedForAlan = nextUpdate(alanApp, messageId, (message) => message.pinnedAt !== undefined)
+    await graceApp.call('messages:setPinned', { conversationId, messageId, pinned: true })
+    expect(await pinnedForAlan).toMatchObject({ text: 'Noodles at noon?', pinnedAt: expect.any(Number) })
+    const unpinnedForGrace = nextUpdate(graceApp, messageId, (message) => message.pinnedAt === undefined)
+    await alanApp.call('messages:setPinned', { conversationId, messageId, pinned: false })
+    await unpinnedForGrace
+  })
+
   it('pins in a chat (C5 lists them)', async () => {
     const { conversationId, messageId, graceApp, alanApp } = await inAChat()
     await alanApp.call('messages:setPinned', { conversationId, messageId, pinned: true })

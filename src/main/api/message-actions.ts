@@ -3,10 +3,15 @@ import { z } from 'zod'
 import { wireMessage, type WireMessage } from './decoders'
 import { path, type ServiceClient } from './service-client'
 
-/** MS4 and C4 answer bare (v4): `{"message": M}`. */
-const editedMessage = z.looseObject({ message: wireMessage }).transform((answer) => answer.message)
+/** MS3, MS4 and C4 answer bare (v4): `{"message": M}`. */
+const oneMessage = z.looseObject({ message: wireMessage }).transform((answer) => answer.message)
 
 const pinnedMessages = z.looseObject({ messages: z.array(wireMessage) }).transform((answer) => answer.messages)
+
+/** MS3: one message as it is now; a deleted one comes back as its tombstone. */
+export function getGroupMessage(client: ServiceClient, groupId: string, messageId: string): Promise<WireMessage> {
+  return client.call({ operation: 'MS3 show message', method: 'GET', host: 'v4', path: path`/groups/${groupId}/messages/${messageId}`, schema: oneMessage })
+}
 
 /** MS4: the sender's own message, within 15 minutes of sending; anything else is a 403. */
 export function editGroupMessage(client: ServiceClient, groupId: string, messageId: string, text: string): Promise<WireMessage> {
@@ -16,7 +21,7 @@ export function editGroupMessage(client: ServiceClient, groupId: string, message
     host: 'v4',
     path: path`/groups/${groupId}/messages/${messageId}`,
     body: { text },
-    schema: editedMessage
+    schema: oneMessage
   })
 }
 
@@ -28,7 +33,7 @@ export function editDirectMessage(client: ServiceClient, chatId: string, message
     host: 'v4',
     path: path`/direct_messages/${chatId}/messages/${messageId}`,
     body: { text },
-    schema: editedMessage
+    schema: oneMessage
   })
 }
 

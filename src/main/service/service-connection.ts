@@ -7,7 +7,7 @@ import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
 import type { WireGroup } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
 import { uploadPicture } from '../api/images'
-import { deleteMessage, editDirectMessage, editGroupMessage, pinnedDirectMessages, pinnedGroupMessages, setPinned } from '../api/message-actions'
+import { deleteMessage, editDirectMessage, editGroupMessage, getGroupMessage, pinnedDirectMessages, pinnedGroupMessages, setPinned } from '../api/message-actions'
 import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'
 import { muteGroup, unmuteGroup } from '../api/mutes'
 import type { MessagePageRequest } from '../api/paging'
@@ -23,6 +23,7 @@ import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
 import { pollGateway } from './polls'
+import { pinnedMessageId } from './pins'
 import { reactionToYourMessage } from './reactions'
 import { typistOf } from './typists'
 import { speakingCore } from './service-failures'
@@ -153,7 +154,14 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
   return {
     gateway,
     images: speakingCore({ uploadImage: (upload) => uploadPicture(client, upload) }),
-    push: new LivePushFeed({ config, log, token, owner: attachedOwner, group: (groupId) => getGroup(client, groupId) }),
+    push: new LivePushFeed({
+      config,
+      log,
+      token,
+      owner: attachedOwner,
+      group: (groupId) => getGroup(client, groupId),
+      groupMessage: async (groupId, messageId) => toMessage(await getGroupMessage(client, groupId, messageId), groupId)
+    }),
     attach(newOwner) {
       if (owner !== null) throw new Error('A service connection serves one core.')
       owner = newOwner
@@ -168,6 +176,8 @@ interface LivePushFeedOptions {
   owner: () => ConnectionOwner
   /** G4, for who reacted to the user's message. */
   group: (groupId: ConversationId) => Promise<WireGroup>
+  /** MS3, for a message someone pinned or unpinned. */
+  groupMessage: (groupId: ConversationId, messageId: string) => Promise<Message>
 }
 
 /** Follows the user's channel and the open conversation's, and hands core what arrives. */
@@ -186,7 +196,15 @@ class LivePushFeed implements PushFeed {
     const connection = new PushConnection({ config, getToken: token, log })
     connection.on('status', (status) => owner.status(status))
     connection.on('reconnected', () => owner.live())
-    connection.on('lineCreated', ({ message }) => owner.message(message))
+    connection.on('lineCreated', ({ message, wire }) => {
+      owner.message(message)
+      const pinned = pinnedMessageId(wire)
+      if (pinned === null) return
+      this.#options.groupMessage(message.conversationId, pinned).then(
+        (changed) => owner.messageChanged(changed),
+        (error: unknown) => log.warn(`could not read message ${pinned} again after its pin changed`, error)
+      )
+    })
     connection.on('directMessageCreated', ({ message }) => owner.message(message))
     connection.on('membershipCreated', () => owner.conversationsChanged())
     connection.on('typing', (event) => {
