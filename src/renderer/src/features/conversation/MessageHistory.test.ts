@@ -173,6 +173,29 @@ describe('a long history', () => {
     expect(await screen.findByRole('button', { name: /Jump to latest/ })).toBeInTheDocument()
   })
 
+  it('follows an arrival when at the newest message, and leaves the row being read in place when scrolled up', async () => {
+    const messages = history(300)
+    const view = render(MessageHistory, props(messages))
+    const first = message({ conversationId: 'g1', text: 'Arrived at the bottom', createdAt: 1_800_000_000 })
+
+    await view.rerender({ messages: [...messages, first] })
+    await waitFor(() => expect(inView(rowOf(first.id))).toBe(true))
+    expect(rows().length).toBeLessThanOrEqual(MAX_ROWS)
+
+    viewport().scrollTop = viewport().scrollTop - 2_000
+    await fireEvent.scroll(viewport())
+    const reading = drawnIds().find((id) => inView(rowOf(id))) ?? ''
+    const readingTop = rowOf(reading)?.getBoundingClientRect().top
+    const second = message({ conversationId: 'g1', text: 'Arrived while reading', createdAt: 1_800_000_060 })
+    await view.rerender({ messages: [...messages, first, second] })
+
+    await waitFor(() => expect(rowOf(second.id)).toBeDefined())
+    expect(rowOf(reading)?.getBoundingClientRect().top).toBe(readingTop)
+    expect(inView(rowOf(second.id))).toBe(false)
+    expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeInTheDocument()
+    expect(screen.getByText('Grace Hopper: Arrived while reading', { selector: '[aria-live="polite"]' })).toBeInTheDocument()
+  })
+
   it('brings a requested message into view and focuses it, however far up it is', async () => {
     const messages = history(5_000)
     const view = render(MessageHistory, props(messages))
