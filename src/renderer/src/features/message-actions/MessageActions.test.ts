@@ -52,6 +52,23 @@ describe('message actions', () => {
     expect(theirs.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual(['React', 'Pin'])
   })
 
+  it('moves between the toolbar buttons with the arrow keys, Home and End', async () => {
+    const history = await open(setUp([mine('Yes please')]))
+    const toolbar = within(toolbarOf(history, 'Yes please'))
+    const react = toolbar.getByRole('button', { name: 'React' })
+    react.focus()
+    await fireEvent.keyDown(react, { key: 'ArrowRight' })
+    expect(toolbar.getByRole('button', { name: 'Edit' })).toHaveFocus()
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'End' })
+    expect(toolbar.getByRole('button', { name: 'Pin' })).toHaveFocus()
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowRight' })
+    expect(react).toHaveFocus()
+    await fireEvent.keyDown(react, { key: 'ArrowLeft' })
+    expect(toolbar.getByRole('button', { name: 'Pin' })).toHaveFocus()
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Home' })
+    expect(react).toHaveFocus()
+  })
+
   it('offers no Edit after the 15 minutes, Delete to an admin, and nothing on a deleted message', async () => {
     const history = await open(
       setUp([mine('Old news', { createdAt: now() - 16 * 60 }), grace('Spam'), grace('Gone', { deleted: true, text: 'This message was deleted' })], {
