@@ -178,6 +178,28 @@ describe('attaching pictures', () => {
     expect(fake.callsTo('uploads:cancel')).toHaveLength(1)
   })
 
+  it('keeps the waiting pictures of a conversation while another is open', async () => {
+    const climbing = conversation({ id: 'g2', name: 'Climbing' })
+    const fake = withHistory()
+      .returns('conversations:list', [bookClub, climbing])
+      .handle('conversations:open', ({ conversationId }) => ({
+        ok: true,
+        value: { conversation: conversationId === 'g2' ? climbing : bookClub, messages: [], hasOlder: false, pending: [] }
+      }))
+    await openBookClub(fake)
+    await choose(png('view.png'))
+    await waitFor(() => expect(sendButton()).toBeEnabled())
+
+    await fireEvent.click(screen.getByRole('button', { name: /Climbing/ }))
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Climbing' })).toBeInTheDocument())
+    expect(screen.queryByRole('list', { name: 'Attachments' })).not.toBeInTheDocument()
+    await fireEvent.click(screen.getByRole('button', { name: /Book club/ }))
+
+    const tray = await screen.findByRole('list', { name: 'Attachments' })
+    expect(within(tray).getByRole('img', { name: 'view.png' })).toBeInTheDocument()
+    expect(fake.callsTo('uploads:cancel')).toEqual([])
+  })
+
   it('takes a picture pasted into the message box', async () => {
     const fake = withHistory()
     await openBookClub(fake)

@@ -1,7 +1,9 @@
 // The pictures waiting in the composer. Each starts uploading as soon as it is added, so it is
 // usually ready by the time the user presses Send; a failed or cancelled upload keeps its place
-// (and the rest of the draft) until the user retries or removes it.
-import type { ImageAttachment } from '../../../../shared/domain'
+// (and the rest of the draft) until the user retries or removes it. They are kept per
+// conversation, as the text is, so switching away or editing another message loses none.
+import { SvelteMap } from 'svelte/reactivity'
+import type { ConversationId, ImageAttachment } from '../../../../shared/domain'
 import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
 import { MAX_ATTACHMENTS } from '../../../../shared/limits'
 import { call, listen, messageOf } from '../ipc'
@@ -33,15 +35,9 @@ export class AttachmentDrafts {
     this.images.flatMap((image) => (image.url === null ? [] : [{ type: 'image' as const, url: image.url }]))
   )
 
-  listen(): () => void {
-    const stop = listen('uploads:progress', ({ uploadId, sentBytes }) => {
-      const image = this.#find(uploadId)
-      if (image?.state === 'uploading') image.sentBytes = sentBytes
-    })
-    return () => {
-      stop()
-      this.clear()
-    }
+  noteProgress(uploadId: string, sentBytes: number): void {
+    const image = this.#find(uploadId)
+    if (image?.state === 'uploading') image.sentBytes = sentBytes
   }
 
   /** Takes the files that can be sent as pictures, up to the limit, and says why any others were not taken. */
@@ -122,5 +118,33 @@ export class AttachmentDrafts {
 
   #find(id: string): DraftImage | undefined {
     return this.images.find((image) => image.id === id)
+  }
+}
+
+/** Every conversation's waiting pictures, and the one listener that moves their progress bars. */
+export class AttachmentDraftsByConversation {
+  readonly #all = new SvelteMap<ConversationId, AttachmentDrafts>()
+  /** Where nothing is open: the composer is disabled then, so nothing here is ever sent. */
+  readonly #nowhere = new AttachmentDrafts()
+
+  for(conversationId: ConversationId | null): AttachmentDrafts {
+    if (conversationId === null) return this.#nowhere
+    const existing = this.#all.get(conversationId)
+    if (existing) return existing
+    const drafts = new AttachmentDrafts()
+    this.#all.set(conversationId, drafts)
+    return drafts
+  }
+
+  listen(): () => void {
+    return listen('uploads:progress', ({ uploadId, sentBytes }) => {
+      for (const drafts of this.#all.values()) drafts.noteProgress(uploadId, sentBytes)
+    })
+  }
+
+  /** Another user signed in: nothing the previous one attached may show for them. */
+  forget(): void {
+    for (const drafts of this.#all.values()) drafts.clear()
+    this.#all.clear()
   }
 }

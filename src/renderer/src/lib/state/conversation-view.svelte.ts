@@ -5,6 +5,7 @@ import { compareIds } from '../../../../shared/conversation-id'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
 import { mergeMessages } from '../merge-messages'
+import { AttachmentDraftsByConversation, type AttachmentDrafts } from './attachment-drafts.svelte'
 
 /**
  * An older page goes on top. It is older than everything shown, unless messages arrived while it
@@ -52,6 +53,8 @@ export class ConversationViewModel {
 
   /** Unsent text per conversation, so switching away loses nothing. */
   #drafts = new SvelteMap<ConversationId, string>()
+  /** Pictures waiting to be sent, per conversation like the text. */
+  readonly #pictures = new AttachmentDraftsByConversation()
 
   /** The older page on its way, which a second caller waits for rather than asking again. */
   #olderLoad: Promise<void> | null = null
@@ -71,8 +74,14 @@ export class ConversationViewModel {
     else this.#drafts.set(this.conversationId, text)
   }
 
+  /** The open conversation's waiting pictures. */
+  get pictures(): AttachmentDrafts {
+    return this.#pictures.for(this.conversationId)
+  }
+
   listen(): () => void {
     const stops = [
+      this.#pictures.listen(),
       listen('messages:received', (message) => this.#receive(message)),
       listen('messages:updated', (message) => this.update(message)),
       listen('outbox:changed', ({ conversationId, pending }) => {
@@ -140,6 +149,7 @@ export class ConversationViewModel {
   /** Another user signed in: nothing the previous one typed may show for them. */
   forgetDrafts(): void {
     this.#drafts.clear()
+    this.#pictures.forget()
   }
 
   loadOlder(): Promise<void> {
