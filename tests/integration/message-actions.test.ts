@@ -138,6 +138,20 @@ describe('edits', () => {
     expect(graceApp.events.all('messages:updated').some((message) => message.id === messageId && message.text === 'Noodles at one?')).toBe(true)
   })
 
+  it('neither adds to the history, nor counts as unread, nor notifies the notice an edit or a deletion sends to each member', async () => {
+    const { service, conversationId, messageId, grace, graceApp, alanApp } = await inAGroup()
+    await alanApp.call('conversations:close', { conversationId })
+    const received = alanApp.events.all('messages:received').length
+    await graceApp.call('messages:edit', { conversationId, messageId, text: 'Noodles at one?' })
+    await graceApp.call('messages:delete', { conversationId, messageId })
+    // Sent after both notices on the same channel, so it arrives after them.
+    await service.sendGroupMessage(grace, conversationId, 'See you there')
+    await alanApp.events.waitFor('messages:received', (message) => message.text === 'See you there', 10_000, received)
+    expect(alanApp.events.all('messages:received').slice(received).map((message) => message.text)).toEqual(['See you there'])
+    expect((await alanApp.call('conversations:list', {})).find((c) => c.id === conversationId)?.unreadCount).toBe(1)
+    expect(alanApp.notifier.shown.map((notification) => notification.body)).toEqual([expect.stringContaining('See you there')])
+  })
+
   it("refuses to edit someone else's message, in the user's words", async () => {
     const { conversationId, messageId, alanApp } = await inAGroup()
     await expect(alanApp.call('messages:edit', { conversationId, messageId, text: 'Mine now' })).rejects.toMatchObject({

@@ -23,6 +23,7 @@ import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
 import { pollGateway } from './polls'
+import { isChangeNotice } from './change-notices'
 import { pinnedMessageId } from './pins'
 import { reactionToYourMessage } from './reactions'
 import { typistOf } from './typists'
@@ -197,6 +198,7 @@ class LivePushFeed implements PushFeed {
     connection.on('status', (status) => owner.status(status))
     connection.on('reconnected', () => owner.live())
     connection.on('lineCreated', ({ message, wire }) => {
+      if (isChangeNotice(wire)) return
       owner.message(message)
       const pinned = pinnedMessageId(wire)
       if (pinned === null) return
@@ -205,7 +207,9 @@ class LivePushFeed implements PushFeed {
         (error: unknown) => log.warn(`could not read message ${pinned} again after its pin changed`, error)
       )
     })
-    connection.on('directMessageCreated', ({ message }) => owner.message(message))
+    connection.on('directMessageCreated', ({ message, wire }) => {
+      if (!isChangeNotice(wire)) owner.message(message)
+    })
     connection.on('membershipCreated', () => owner.conversationsChanged())
     connection.on('typing', (event) => {
       void typistOf(event, { meId: me.id, group: this.#options.group, log }).then((typist) => {
