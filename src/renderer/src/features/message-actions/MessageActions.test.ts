@@ -52,6 +52,13 @@ describe('message actions', () => {
     expect(theirs.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual(['React', 'Pin'])
   })
 
+  it('takes Edit away when the 15 minutes end while the message is on screen', async () => {
+    // A second short of the end: the window closes about two seconds from now.
+    const history = await open(setUp([mine('Almost too late', { createdAt: now() - 15 * 60 + 1 })]))
+    expect(within(toolbarOf(history, 'Almost too late')).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
+    await waitFor(() => expect(within(toolbarOf(history, 'Almost too late')).queryByRole('button', { name: 'Edit' })).toBeNull(), { timeout: 10_000 })
+  })
+
   it('moves between the toolbar buttons with the arrow keys, Home and End', async () => {
     const history = await open(setUp([mine('Yes please')]))
     const toolbar = within(toolbarOf(history, 'Yes please'))
