@@ -270,6 +270,23 @@ describe('attachments in the history', () => {
     expect(screen.queryByRole('link', { name: 'Somewhere' })).not.toBeInTheDocument()
   })
 
+  it('says how many pictures a message still being sent carries', async () => {
+    const picture = { type: 'image' as const, url: PICTURE_URL }
+    const fake = withHistory().returns('conversations:open', {
+      conversation: bookClub,
+      messages: [],
+      hasOlder: false,
+      pending: [
+        pending({ conversationId: 'g1', clientId: 'c-00000001', text: '', attachments: [picture, picture] }),
+        pending({ conversationId: 'g1', clientId: 'c-00000002', text: 'One', attachments: [picture] })
+      ]
+    })
+    await openBookClub(fake)
+    const [both, one] = within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem')
+    expect(both).toHaveTextContent('With 2 pictures')
+    expect(one).toHaveTextContent('One With a picture')
+  })
+
   it("shows an emoji attachment's placeholders as the text they are in", async () => {
     const withEmoji = message({ conversationId: 'g1', text: 'Nice \uFFFD!', attachments: [{ type: 'emoji', placeholder: '\uFFFD', charmap: [[1, 62]] }] })
     await openBookClub(withHistory([withEmoji]))
