@@ -1,7 +1,8 @@
 // Pictures end to end, as two people use them: Ada attaches a PNG (through the file chooser the
 // Attach image button opens), it uploads through main to the local image service and goes out
 // with her text; Grace sees the picture load live and opens it in the viewer, which Escape
-// closes. Ada's wrong file type and eleventh picture are refused before any upload.
+// closes. Ada's wrong file type and eleventh picture are refused before any upload, and an upload
+// that fails while the service is down keeps the draft and goes with Retry once it is back.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
@@ -102,6 +103,27 @@ describe('pictures between two people', () => {
 
     await attachments(ada).getByRole('listitem').first().getByRole('button', { name: 'Remove image' }).click()
     await expect.poll(() => attachments(ada).getByRole('listitem').count()).toBe(9)
+    while ((await attachments(ada).getByRole('listitem').count()) > 0) {
+      await attachments(ada).getByRole('listitem').first().getByRole('button', { name: 'Remove image' }).click()
+    }
+  })
+
+  it('keeps the draft when an upload fails while the service is down, and Retry sends it once it is back', async () => {
+    await world.stopService()
+    await ada.getByRole('textbox', { name: 'Message' }).fill('Second try')
+    await attach(ada, [{ name: 'retry.png', mimeType: 'image/png', buffer: landscapePng() }])
+    const item = attachments(ada).getByRole('listitem')
+    await expect.poll(() => item.textContent(), { timeout: 30_000 }).toMatch(/Upload failed/)
+    expect(await ada.getByRole('button', { name: 'Send' }).isEnabled()).toBe(false)
+
+    await world.restartService()
+    await item.getByRole('button', { name: 'Retry' }).click()
+    await expect.poll(() => ada.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 30_000 }).toBe(true)
+    expect(await ada.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Second try')
+    await ada.getByRole('button', { name: 'Send' }).click()
+
+    const message = grace.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Second try' })
+    await expect.poll(() => message.getByRole('img', { name: /^Picture from / }).count(), { timeout: 60_000 }).toBe(1)
     expect(world.pageErrors).toEqual([])
   })
 })
