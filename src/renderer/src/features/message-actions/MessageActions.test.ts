@@ -57,7 +57,7 @@ describe('message actions', () => {
     const history = await open(setUp([mine('Almost too late', { createdAt: now() - 15 * 60 + 1 })]))
     expect(within(toolbarOf(history, 'Almost too late')).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
     await waitFor(() => expect(within(toolbarOf(history, 'Almost too late')).queryByRole('button', { name: 'Edit' })).toBeNull(), { timeout: 10_000 })
-  })
+  }, 20_000)
 
   it('moves between the toolbar buttons with the arrow keys, Home and End', async () => {
     const history = await open(setUp([mine('Yes please')]))
@@ -227,8 +227,17 @@ describe('message actions', () => {
     expect(await within(pins).findByText('Nothing is pinned here yet.')).toBeInTheDocument()
   })
 
-  it('offers no Most liked in a chat', async () => {
-    await open(setUp([grace('Hi')], { kind: 'dm' }))
+  it('names who reacted: you, the other person in a chat, and in a group whoever wrote in the history shown', async () => {
+    const history = await open(
+      setUp([grace('Hi', { reactions: [{ emoji: '👀', userIds: ['u2', me.id, 'u9'] }] })])
+    )
+    expect(within(history).getByRole('button', { name: '👀 3' })).toHaveAttribute('title', 'Grace Hopper, You, Someone')
+  })
+
+  it('offers no Most liked in a chat, and names the other person there', async () => {
+    const history = await open(setUp([grace('Hi', { reactions: [{ emoji: '👀', userIds: ['u7'] }] })], { kind: 'dm' }))
+    // A chat is named after the other person.
+    expect(within(history).getByRole('button', { name: '👀 1' })).toHaveAttribute('title', 'Lunch club')
     expect(screen.getByRole('button', { name: 'Pinned messages' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Most liked' })).toBeNull()
   })
