@@ -164,6 +164,10 @@ describe('message actions', () => {
     const confirm = within(rowOf(history, 'Oops')).getByRole('alertdialog', { name: 'Delete this message?' })
     expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus()
     await fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+    expect(within(toolbarOf(history, 'Oops')).getByRole('button', { name: 'Delete' })).toHaveFocus()
+    await fireEvent.click(within(toolbarOf(history, 'Oops')).getByRole('button', { name: 'Delete' }))
+    await fireEvent.keyDown(within(rowOf(history, 'Oops')).getByRole('button', { name: 'Cancel' }), { key: 'Escape' })
+    expect(within(rowOf(history, 'Oops')).queryByRole('alertdialog')).toBeNull()
     expect(fake.callsTo('messages:delete')).toEqual([])
 
     fake.fails('messages:delete', 'FORBIDDEN', 'You cannot delete this message: this conversation does not let you.')
