@@ -220,6 +220,21 @@ describe('message actions', () => {
     expect(within(liked).getByText('You have not reacted to anything here.')).toBeInTheDocument()
   })
 
+  it('keeps the Pinned messages region up to date while it is open', async () => {
+    const target = grace('Meet at noon')
+    const fake = setUp([target]).returns('messages:pinned', [])
+    await open(fake)
+    await fireEvent.click(screen.getByRole('button', { name: 'Pinned messages' }))
+    const pins = await screen.findByRole('region', { name: 'Pinned messages' })
+    expect(await within(pins).findByText('Nothing is pinned here yet.')).toBeInTheDocument()
+    fake.returns('messages:pinned', [{ ...target, pinnedAt: now() }])
+    fake.emit('messages:updated', { ...target, pinnedAt: now() })
+    expect(await within(pins).findByRole('button', { name: /Meet at noon/ })).toBeInTheDocument()
+    // A change that leaves the pins as they are asks for nothing.
+    fake.emit('messages:updated', { ...target, pinnedAt: now(), reactions: [{ emoji: '👍', userIds: ['u2'] }] })
+    expect(fake.callsTo('messages:pinned')).toHaveLength(2)
+  })
+
   it('says when the pins cannot be loaded, and tries again', async () => {
     const fake = setUp([grace('Hi')]).fails('messages:pinned', 'NETWORK', 'Cannot reach the service.')
     await open(fake)
