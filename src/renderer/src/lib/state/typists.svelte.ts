@@ -1,0 +1,75 @@
+// Who else is typing in the open conversation. A typist counts as stopped 5 s after they last said
+// so, or as soon as their message arrives (§14.3): the service never says "stopped".
+import type { ConversationId, Typist } from '../../../../shared/domain'
+import { SvelteMap } from 'svelte/reactivity'
+import { listen } from '../ipc'
+
+export const TYPING_SILENCE_MS = 5_000
+
+export class TypistsModel {
+  conversationId = $state<ConversationId | null>(null)
+  readonly #typists = new SvelteMap<string, Typist>()
+  // Timers are bookkeeping, never shown: a plain Map keeps them out of reactivity.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>()
+
+  /** Names, in the order they started typing. */
+  names: string[] = $derived([...this.#typists.values()].map((typist) => typist.name))
+
+  /** "Grace is typing…", "Grace and Alan are typing…"; empty when nobody is. */
+  text: string = $derived(typingText(this.names))
+
+  listen(): () => void {
+    const stops = [
+      listen('typing:received', (typist) => this.#typing(typist)),
+      listen('messages:received', (message) => {
+        if (message.conversationId === this.conversationId) this.#stopped(message.senderId)
+      })
+    ]
+    return () => {
+      stops.forEach((stop) => stop())
+      this.#clear()
+    }
+  }
+
+  /** Shows typists of this conversation only, from now on. */
+  show(conversationId: ConversationId | null): void {
+    if (conversationId === this.conversationId) return
+    this.conversationId = conversationId
+    this.#clear()
+  }
+
+  #typing(typist: Typist): void {
+    if (typist.conversationId !== this.conversationId) return
+    const timer = this.#timers.get(typist.userId)
+    if (timer !== undefined) clearTimeout(timer)
+    // The push's own time is the typist's clock; silence is counted on ours, from when it arrived.
+    this.#timers.set(
+      typist.userId,
+      setTimeout(() => this.#stopped(typist.userId), TYPING_SILENCE_MS)
+    )
+    if (!this.#typists.has(typist.userId)) this.#typists.set(typist.userId, typist)
+  }
+
+  #stopped(userId: string): void {
+    const timer = this.#timers.get(userId)
+    if (timer !== undefined) clearTimeout(timer)
+    this.#timers.delete(userId)
+    this.#typists.delete(userId)
+  }
+
+  #clear(): void {
+    for (const timer of this.#timers.values()) clearTimeout(timer)
+    this.#timers.clear()
+    this.#typists.clear()
+  }
+}
+
+export function typingText(names: readonly string[]): string {
+  const [first, second, third] = names
+  if (first === undefined) return ''
+  if (second === undefined) return `${first} is typing…`
+  if (third === undefined) return `${first} and ${second} are typing…`
+  if (names.length === 3) return `${first}, ${second} and ${third} are typing…`
+  return `${first}, ${second} and ${names.length - 2} others are typing…`
+}
