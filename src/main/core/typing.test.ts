@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { TypingPublisher } from './typing'
+
+describe('TypingPublisher', () => {
+  it('tells the others at most once every 5 s per conversation', () => {
+    let now = 0
+    const sent: string[] = []
+    const typing = new TypingPublisher((conversationId) => sent.push(`${conversationId}@${now}`), () => now)
+    typing.typed('g1')
+    now = 4_999
+    typing.typed('g1')
+    typing.typed('g2')
+    now = 5_000
+    typing.typed('g1')
+    now = 9_999
+    typing.typed('g2')
+    expect(sent).toEqual(['g1@0', 'g2@4999', 'g1@5000', 'g2@9999'])
+  })
+})
