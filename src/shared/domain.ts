@@ -170,52 +170,6 @@ export interface DesktopState {
   host: { tray: boolean; startAtLogin: boolean }
 }
 
-// Pictures on their way to the image service (issue 8).
-
-/** How far one upload has gone: main sends one whenever another percent has been handed over. */
-export interface UploadProgress {
-  uploadId: string
-  sentBytes: number
-  totalBytes: number
-}
-
-// Reactions, edits, deletes and pins (issue 8).
-
-/** The emoji the service accepts as reactions (docs/protocol.md §12), in the order the picker shows them. */
-export const REACTION_EMOJI = ['👍', '❤️', '🤣', '🎉', '🔥', '😮', '👀', '😭', '🥺', '🙏', '💀', '🫶', '🤬', '💅', '🫠'] as const
-export type ReactionEmoji = (typeof REACTION_EMOJI)[number]
-
-/** Everyone who reacted to a message with one emoji, in the order they did. */
-export interface Reaction {
-  emoji: string
-  userIds: string[]
-}
-
-export type GroupRole = 'owner' | 'admin' | 'user'
-
-/** Who a group lets delete a message: its sender, or an admin (or the owner). */
-export type DeletionActor = 'sender' | 'admin'
-
-export type LikePeriod = 'day' | 'week' | 'month'
-
-/** A group's Most liked panel: RX3 for each period, what you reacted to (RX4), and your messages others liked (RX5). */
-export interface MostLiked {
-  day: Message[]
-  week: Message[]
-  month: Message[]
-  mine: Message[]
-  forMe: Message[]
-}
-
-// Pictures on their way to the image service (issue 8).
-
-/** How far one upload has gone: main sends one whenever another percent has been handed over. */
-export interface UploadProgress {
-  uploadId: string
-  sentBytes: number
-  totalBytes: number
-}
-
 // Polls, typing and system messages (issue 8).
 
 /**
@@ -288,4 +242,41 @@ export interface Typist {
   name: string
   /** Unix milliseconds, when they last said so. */
   at: number
+}
+
+// Reactions, edits, deletes and pins (issue 8).
+
+/** The emoji the service accepts as reactions (docs/protocol.md §12), in the order the picker shows them. */
+export const REACTION_EMOJI = ['👍', '❤️', '🤣', '🎉', '🔥', '😮', '👀', '😭', '🥺', '🙏', '💀', '🫶', '🤬', '💅', '🫠'] as const
+export type ReactionEmoji = (typeof REACTION_EMOJI)[number]
+
+/** Everyone who reacted to a message with one emoji, in the order they did. */
+export interface Reaction {
+  emoji: string
+  userIds: string[]
+}
+
+export type GroupRole = 'owner' | 'admin' | 'user'
+
+/** Who a group lets delete a message: its sender, or an admin (or the owner). */
+export type DeletionActor = 'sender' | 'admin'
+
+export type LikePeriod = 'day' | 'week' | 'month'
+
+/** A group's Most liked panel: RX3 for each period, what you reacted to (RX4), and your messages others liked (RX5). */
+export interface MostLiked {
+  day: Message[]
+  week: Message[]
+  month: Message[]
+  mine: Message[]
+  forMe: Message[]
+}
+
+// Pictures on their way to the image service (issue 8).
+
+/** How far one upload has gone: main sends one whenever another percent has been handed over. */
+export interface UploadProgress {
+  uploadId: string
+  sentBytes: number
+  totalBytes: number
 }
