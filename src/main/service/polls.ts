@@ -17,13 +17,32 @@ export interface PollGatewayOptions {
   now: () => number
 }
 
+/**
+ * How long one reading of a group's members serves its polls. An open poll on screen is fetched
+ * every few seconds, and G4 carries up to 5000 members: roles and nicknames change far less often.
+ */
+export const MEMBERS_FRESH_MS = 30_000
+
 export function pollGateway({ client, meId, group, now }: PollGatewayOptions): PollService {
+  const viewers = new Map<string, { readAt: number; viewer: Promise<PollViewer> }>()
+
   async function asSeen(groupId: string, wire: Promise<WirePoll>): Promise<Poll> {
     const [poll, viewer] = await Promise.all([wire, viewerIn(groupId)])
     return toPoll(poll, viewer, Math.floor(now() / 1000))
   }
 
-  async function viewerIn(groupId: string): Promise<PollViewer> {
+  function viewerIn(groupId: string): Promise<PollViewer> {
+    const key = `${meId()} ${groupId}`
+    const kept = viewers.get(key)
+    if (kept !== undefined && now() - kept.readAt < MEMBERS_FRESH_MS) return kept.viewer
+    const viewer = readViewer(groupId)
+    viewers.set(key, { readAt: now(), viewer })
+    // A failed reading is not kept: the next call tries again.
+    viewer.catch(() => viewers.delete(key))
+    return viewer
+  }
+
+  async function readViewer(groupId: string): Promise<PollViewer> {
     const id = meId()
     const members = await group(groupId)
     const roles = rolesIn(members, id)
