@@ -2,6 +2,10 @@
 // the names system messages carry.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { getGroup } from '../../src/main/api/groups'
+import { localServiceConfig } from '../../src/main/api/service-config'
+import { ServiceClient } from '../../src/main/api/service-client'
+import { MEMBERS_FRESH_MS, pollGateway } from '../../src/main/service/polls'
 import type { Poll } from '../../src/shared/domain'
 import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
 
@@ -180,5 +184,43 @@ describe('system messages', () => {
     })
     const added = await alanApp.events.waitFor('messages:received', (message) => message.event?.kind === 'added')
     expect(added.event).toEqual({ kind: 'added', users: ['Countess'], by: 'Grace' })
+  })
+})
+
+describe("a group's members, read for its polls", () => {
+  it('are read once for 30 s of poll calls, then again, and again at once after a failed reading', async () => {
+    const service = await startTestService()
+    cleanups.push(() => service.close())
+    const grace = await service.signUp({ name: 'Grace' })
+    const groupId = String((await service.createGroup(grace, { name: 'Lunch club' })).id)
+    const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => grace.token })
+    let clock = Date.now()
+    let readings = 0
+    let failNext = false
+    const polls = pollGateway({
+      client,
+      meId: () => grace.id,
+      group: async (id) => {
+        readings += 1
+        if (failNext) {
+          failNext = false
+          throw new Error('the service is out of reach')
+        }
+        return getGroup(client, id)
+      },
+      now: () => clock
+    })
+    const { poll } = await polls.createPoll(groupId, { subject: 'Where to?', options: ['a', 'b'], multiple: false, anonymous: false, expiresAt: Math.floor(clock / 1000) + 3600 })
+    expect(poll.canEnd).toBe(true)
+    await polls.poll(groupId, poll.id)
+    clock += MEMBERS_FRESH_MS - 1
+    await polls.polls(groupId, null)
+    expect(readings).toBe(1)
+
+    clock += 1
+    failNext = true
+    await expect(polls.poll(groupId, poll.id)).rejects.toThrow('the service is out of reach')
+    await polls.poll(groupId, poll.id)
+    expect(readings).toBe(3)
   })
 })
