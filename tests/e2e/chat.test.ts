@@ -32,12 +32,7 @@ describe('two people chatting', () => {
   let grace: Page
 
   it('signs both in through the SMS code', async () => {
-    ada = (await world.openApp('ada')).page
-    grace = (await world.openApp('grace')).page
-    await world.signIn(ada, world.account('Ada'))
-    await world.signIn(grace, world.account('Grace'))
-    await expect.poll(() => connection(ada)).toBe('Connected')
-    await expect.poll(() => connection(grace)).toBe('Connected')
+    ;({ ada, grace } = await world.adaAndGrace())
   })
 
   it('delivers a message live and counts it unread for the other person', async () => {

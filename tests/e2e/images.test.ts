@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
 import { encodePng } from '../../src/main/desktop/png'
-import { connection, conversation, EndToEnd, FIRST_GROUP } from './support'
+import { conversation, EndToEnd, FIRST_GROUP } from './support'
 
 let world: EndToEnd
 
@@ -45,12 +45,7 @@ describe('pictures between two people', () => {
   let grace: Page
 
   it('signs both in and opens the same group', async () => {
-    ada = (await world.openApp('ada')).page
-    grace = (await world.openApp('grace')).page
-    await world.signIn(ada, world.account('Ada'))
-    await world.signIn(grace, world.account('Grace'))
-    await expect.poll(() => connection(ada)).toBe('Connected')
-    await expect.poll(() => connection(grace)).toBe('Connected')
+    ;({ ada, grace } = await world.adaAndGrace())
     await conversation(ada, FIRST_GROUP).click()
     await conversation(grace, FIRST_GROUP).click()
   })

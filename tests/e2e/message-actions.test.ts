@@ -4,7 +4,7 @@
 // does not allow, an edit after the 15 minutes).
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, FIRST_GROUP, send } from './support'
+import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
 
 /** Ada owns it (so she is an admin there); Grace is an ordinary member. */
 const GROUP = FIRST_GROUP
@@ -55,12 +55,7 @@ describe('acting on messages, two people', () => {
   let grace: Page
 
   it('signs both in and opens the same group', async () => {
-    ada = (await world.openApp('ada')).page
-    grace = (await world.openApp('grace')).page
-    await world.signIn(ada, world.account('Ada'))
-    await world.signIn(grace, world.account('Grace'))
-    await expect.poll(() => connection(ada)).toBe('Connected')
-    await expect.poll(() => connection(grace)).toBe('Connected')
+    ;({ ada, grace } = await world.adaAndGrace())
     await conversation(ada, GROUP).click()
     await conversation(grace, GROUP).click()
     await send(ada, 'Pancakes at the trailhead?')

@@ -3,7 +3,7 @@
 // with one option is refused in the dialog with what was typed kept.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, FIRST_GROUP } from './support'
+import { conversation, EndToEnd, FIRST_GROUP } from './support'
 
 const GROUP = FIRST_GROUP
 
@@ -31,12 +31,7 @@ describe('polls and typing, two people', () => {
   let grace: Page
 
   it('signs both in and opens the same group', async () => {
-    ada = (await world.openApp('ada')).page
-    grace = (await world.openApp('grace')).page
-    await world.signIn(ada, world.account('Ada'))
-    await world.signIn(grace, world.account('Grace'))
-    await expect.poll(() => connection(ada)).toBe('Connected')
-    await expect.poll(() => connection(grace)).toBe('Connected')
+    ;({ ada, grace } = await world.adaAndGrace())
     await conversation(ada, GROUP).click()
     await conversation(grace, GROUP).click()
   })

@@ -122,6 +122,17 @@ export class EndToEnd {
     await conversation(page, FIRST_GROUP).waitFor()
   }
 
+  /** Ada and Grace, each in an app of their own, signed in and connected: where most tests begin. */
+  async adaAndGrace(): Promise<{ ada: Page; grace: Page }> {
+    const ada = (await this.openApp('ada')).page
+    const grace = (await this.openApp('grace')).page
+    await this.signIn(ada, this.account('Ada'))
+    await this.signIn(grace, this.account('Grace'))
+    await expect.poll(() => connection(ada)).toBe('Connected')
+    await expect.poll(() => connection(grace)).toBe('Connected')
+    return { ada, grace }
+  }
+
   /**
    * An access token of the person's own, for reading back what the service holds as any client
    * would: the full new-device sign-in over REST (L1, V2, V3, L1 with the code). Another device id
