@@ -70,11 +70,13 @@ describe('settings', () => {
     expect(within(dialog).getByRole('combobox', { name: 'Theme' })).toHaveDisplayValue('Dark')
   })
 
-  it('offers the tray and the login item only where the host has them', async () => {
+  it('offers the login item only where the host has one, and says the tray is the desktop app\'s', async () => {
     await startApp(signedIn(desktopState({ host: { tray: false, startAtLogin: false } })))
     const dialog = await openSettings()
 
-    expect(within(dialog).queryByRole('checkbox', { name: 'Keep running in the tray' })).toBeNull()
+    expect(within(dialog).getByRole('checkbox', { name: 'Keep running in the tray' })).toHaveAccessibleDescription(
+      'Applies to the desktop app: a browser tab has no tray.'
+    )
     expect(within(dialog).queryByRole('checkbox', { name: 'Start at login' })).toBeNull()
   })
 
