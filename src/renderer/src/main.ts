@@ -1,5 +1,6 @@
 import { mount } from 'svelte'
 import App from './App.svelte'
+import { refuseStrayFileDrops } from './features/attachments/file-drop'
 import { installBrowserBridge } from './lib/browser-bridge'
 import { AppModel } from './lib/state/app.svelte'
 import './theme.css'
@@ -9,6 +10,7 @@ if (!target) throw new Error('index.html has no #app element')
 
 // In Electron the preload has set window.api; in browser mode the bridge sets it now.
 installBrowserBridge()
+refuseStrayFileDrops(window)
 
 const app = new AppModel()
 mount(App, { target, props: { app } })

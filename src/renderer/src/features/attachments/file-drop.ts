@@ -26,3 +26,17 @@ export function acceptDroppedFiles(onFiles: (files: File[]) => void): Attachment
     }
   }
 }
+
+/**
+ * Anywhere no element took a file drag, the page refuses it (the "no" cursor), so a browser tab
+ * never replaces the app with a file dropped beside the conversation.
+ */
+export function refuseStrayFileDrops(target: Window): void {
+  const refuse = (event: DragEvent): void => {
+    if (!carriesFiles(event) || event.defaultPrevented) return
+    event.preventDefault()
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'none'
+  }
+  target.addEventListener('dragover', refuse)
+  target.addEventListener('drop', refuse)
+}
