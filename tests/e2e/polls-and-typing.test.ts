@@ -77,9 +77,9 @@ describe('polls and typing, two people', () => {
   })
 
   it('shows each the other typing, and stops when the message arrives', async () => {
-    await ada.getByRole('textbox', { name: 'Message' }).pressSequentially('On my w')
+    await ada.getByRole('textbox', { name: 'Message' }).pressSequentially('On my way')
     await typingStatus(grace).filter({ hasText: /^Ada.* is typing…$/ }).waitFor()
-    await ada.getByRole('textbox', { name: 'Message' }).pressSequentially('ay')
+    // Sent without another keystroke, so no later typing notice can race the message.
     await ada.getByRole('textbox', { name: 'Message' }).press('Enter')
     // Well inside the 5 s of silence after which a typist would count as stopped anyway.
     await expect.poll(() => typingStatus(grace).count(), { timeout: 2_000 }).toBe(0)
