@@ -154,6 +154,17 @@ export interface Settings {
   theme: ThemeChoice
 }
 
+/** What a new install starts from; main reads stored settings over these (core/settings.ts). */
+export const DEFAULT_SETTINGS: Settings = {
+  desktopNotifications: true,
+  sound: true,
+  showMessageText: true,
+  autoAwayMinutes: 10,
+  keepRunningInTray: true,
+  startAtLogin: false,
+  theme: 'system'
+}
+
 /** Some settings to change; the others stay as they are. */
 export type SettingsChanges = { [K in keyof Settings]?: Settings[K] | undefined }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DesktopState } from '../../shared/domain'
 import { FakeIdle, MemoryPreferences } from '../../../tests/support/memory-platform'
 import { Desktop, IDLE_CHECK_MS } from './desktop'
-import { DEFAULT_SETTINGS } from './settings'
+import { DEFAULT_SETTINGS } from '../../shared/domain'
 
 const HOUR = 60 * 60 * 1000
 const START = Date.UTC(2026, 5, 10, 12, 0)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Conversation, ConversationId, Message } from '../../shared/domain'
 import { RecordingNotifier } from '../../../tests/support/memory-platform'
 import { Notifications, type Situation } from './notifications'
-import { DEFAULT_SETTINGS } from './settings'
+import { DEFAULT_SETTINGS } from '../../shared/domain'
 
 const ME = { id: '1', name: 'Ada', avatarUrl: null }
 const GROUP = '42'

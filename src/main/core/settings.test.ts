@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS, readSettings, withChanges } from './settings'
+import { DEFAULT_SETTINGS } from '../../shared/domain'
+import { readSettings, withChanges } from './settings'
 
 describe('readSettings', () => {
   it('starts a new install from the defaults: notifications, sound and text on, Away after 10 minutes, the tray kept, no login item, the system theme', () => {

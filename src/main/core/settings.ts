@@ -2,7 +2,7 @@
 // from. Stored through the preferences port; a stored value that does not fit (an older or
 // hand-edited file) falls back to its default, setting by setting, rather than losing the rest.
 import { z } from 'zod'
-import type { Settings, SettingsChanges } from '../../shared/domain'
+import { DEFAULT_SETTINGS, type Settings, type SettingsChanges } from '../../shared/domain'
 
 export const settingsSchema = z.strictObject({
   desktopNotifications: z.boolean(),
@@ -13,16 +13,6 @@ export const settingsSchema = z.strictObject({
   startAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark'])
 }) satisfies z.ZodType<Settings>
-
-export const DEFAULT_SETTINGS: Settings = {
-  desktopNotifications: true,
-  sound: true,
-  showMessageText: true,
-  autoAwayMinutes: 10,
-  keepRunningInTray: true,
-  startAtLogin: false,
-  theme: 'system'
-}
 
 /** The stored settings over the defaults, each one kept only if it is valid. */
 export function readSettings(stored: unknown): Settings {

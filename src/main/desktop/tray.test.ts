@@ -1,7 +1,7 @@
 import type { MenuItemConstructorOptions, NativeImage, Tray } from 'electron'
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DesktopState } from '../../shared/domain'
+import { DEFAULT_SETTINGS, type DesktopState } from '../../shared/domain'
 import { TrayService, type TrayActions, type TrayWindow } from './tray'
 
 const electron = vi.hoisted(() => ({ menus: [] as MenuItemConstructorOptions[][] }))
@@ -46,15 +46,7 @@ function desktopState(changes: Partial<DesktopState> = {}): DesktopState {
     statusIsAutomatic: false,
     mute: null,
     unreadCount: 0,
-    settings: {
-      desktopNotifications: true,
-      sound: true,
-      showMessageText: true,
-      autoAwayMinutes: 10,
-      keepRunningInTray: true,
-      startAtLogin: false,
-      theme: 'system'
-    },
+    settings: DEFAULT_SETTINGS,
     host: { tray: true, startAtLogin: true },
     ...changes
   }

@@ -1,6 +1,6 @@
 // A stand-in for `window.api` in component tests: records every call, answers from a script the
 // test sets up, and lets the test play main's part by emitting events.
-import type { Conversation, DesktopState, Message, PendingMessage } from '../../../shared/domain'
+import { DEFAULT_SETTINGS, type Conversation, type DesktopState, type Message, type PendingMessage } from '../../../shared/domain'
 import type {
   Api,
   ErrorCode,
@@ -119,15 +119,7 @@ export function desktopState(overrides: Partial<DesktopState> = {}): DesktopStat
     statusIsAutomatic: false,
     mute: null,
     unreadCount: 0,
-    settings: {
-      desktopNotifications: true,
-      sound: true,
-      showMessageText: true,
-      autoAwayMinutes: 10,
-      keepRunningInTray: true,
-      startAtLogin: false,
-      theme: 'system'
-    },
+    settings: DEFAULT_SETTINGS,
     host: { tray: false, startAtLogin: false },
     ...overrides
   }
