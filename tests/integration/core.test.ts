@@ -4,23 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
-import { localServiceConfig } from '../../src/main/api/service-config'
-import { createAppCore, type AppCore } from '../../src/main/core/app-core'
-import { connectToService } from '../../src/main/service/service-connection'
+import { startTestService, type TestService } from '../../server/test/support'
 import type { SessionState } from '../../src/shared/domain'
-import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
-import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
-
-interface Harness {
-  core: AppCore
-  events: RecordingEvents
-  vault: MemoryVault
-  preferences: MemoryPreferences
-  notifier: RecordingNotifier
-  window: FakeWindow
-  call<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<InvokeResponse<C>>
-}
+import { launchApp, signInThroughSms, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const cleanups: (() => Promise<void> | void)[] = []
 
@@ -47,42 +33,7 @@ async function restartableService(): Promise<{ service: TestService; restart(): 
   return { service: first, restart: () => serviceFor({ db, port }) }
 }
 
-function launch(origin: string, platform: Partial<Pick<Harness, 'vault' | 'preferences'>> = {}): Harness {
-  const events = new RecordingEvents()
-  const vault = platform.vault ?? new MemoryVault()
-  const preferences = platform.preferences ?? new MemoryPreferences()
-  const notifier = new RecordingNotifier()
-  const window = new FakeWindow()
-  const core = createAppCore({
-    service: connectToService({ config: localServiceConfig(origin), log: quietLog }),
-    vault,
-    preferences,
-    notifier,
-    window,
-    idle: new FakeIdle(),
-    display: new RecordingDisplay(),
-    host: { tray: false, startAtLogin: false },
-    events,
-    openExternal: async () => undefined,
-    log: quietLog
-  })
-  cleanups.push(() => core.stop())
-  return { core, events, vault, preferences, notifier, window, call: (channel, request) => core.handlers[channel](request) }
-}
-
-/** Signs in as a user would: through the SMS code when the service asks for one (a device it does not know yet). */
-async function signInThroughSms(app: Harness, service: TestService, user: TestUser): Promise<void> {
-  const statusesBefore = app.events.all('push:status').length
-  const result = await app.call('session:signIn', { username: user.email, password: user.password })
-  if (result.status === 'verificationRequired') {
-    await app.call('session:sendCode', {})
-    const confirmed = await app.call('session:confirmCode', { code: await service.lastPin(user.phoneNumber) })
-    expect(confirmed).toMatchObject({ status: 'signedIn', me: { id: user.id } })
-  } else {
-    expect(result).toMatchObject({ status: 'signedIn', me: { id: user.id } })
-  }
-  await app.events.waitFor('push:status', (status) => status === 'connected', 10_000, statusesBefore)
-}
+const launch = (origin: string, options: LaunchOptions = {}): AppHarness => launchApp(origin, cleanups, options)
 
 describe('signing in', () => {
   it('goes through the SMS pin, counts down wrong codes, and keeps the session for the next start', async () => {
