@@ -78,7 +78,7 @@ describe('the fixed names of issues 7 and 8', () => {
 
     await dialog.getByRole('combobox', { name: 'Automatic away' }).selectOption({ label: '5 minutes' })
     await dialog.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' })
-    await expect.poll(() => ada.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark')
+    await expect.poll(() => ada.evaluate<string | undefined>('document.documentElement.dataset.theme')).toBe('dark')
     await ada.keyboard.press('Escape')
     await ada.getByRole('button', { name: 'Settings', exact: true }).click()
     await expect.poll(() => dialog.getByRole('combobox', { name: 'Automatic away' }).inputValue()).toBe('5')
