@@ -36,6 +36,10 @@ export interface Conversation {
   myRole?: GroupRole
   /** Who may delete messages in this group (`message_deletion_mode`), when the service said; chats always allow the sender. */
   deletionMode?: DeletionActor[]
+  /** The group's type (§2.6), when the service said: who may manage it and who may post. */
+  groupType?: GroupType
+  /** Requests to join waiting for the user's approval, in a group they manage. */
+  joinRequestCount?: number
 }
 
 export type Attachment =
@@ -268,6 +272,9 @@ export interface Reaction {
 }
 
 export type GroupRole = 'owner' | 'admin' | 'user'
+
+/** §2.6: who may manage a group and who may post in it. */
+export type GroupType = 'private' | 'closed' | 'announcement'
 
 /** Who a group lets delete a message: its sender, or an admin (or the owner). */
 export type DeletionActor = 'sender' | 'admin'

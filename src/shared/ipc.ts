@@ -24,6 +24,19 @@ import type {
 import type { ImageContentType } from './image-files'
 
 import type { NewPoll, Poll, PollPage, Typist } from './domain'
+import type {
+  AddMembersResult,
+  FormerGroup,
+  FormerMember,
+  GroupChanges,
+  GroupDetails,
+  JoinOutcome,
+  JoinRequest,
+  MemberCandidate,
+  NewGroup,
+  PendingJoin
+} from './groups'
+import type { BlockedUser, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 
 type Empty = Record<string, never>
 
@@ -91,6 +104,73 @@ export interface InvokeContract {
   'messages:pinned': { req: { conversationId: ConversationId }; res: Message[] }
   /** RX3 for each period, RX4 and RX5: groups only. */
   'messages:mostLiked': { req: { conversationId: ConversationId }; res: MostLiked }
+
+  // Groups (issue 9). `groupId` is a group's conversation id.
+  /** G5: the user owns the new group, which joins the list. */
+  'groups:create': { req: { group: NewGroup }; res: Conversation }
+  /** G4: the group's settings and members, as the user may see them. */
+  'groups:get': { req: { groupId: ConversationId }; res: GroupDetails }
+  /** G6: all or nothing; a refusal changes nothing. */
+  'groups:update': { req: { groupId: ConversationId; changes: GroupChanges }; res: GroupDetails }
+  /** G7: the owner only; the group leaves the list. */
+  'groups:destroy': { req: { groupId: ConversationId }; res: null }
+  /** G10: the owner hands the group to another member, and stays an admin. */
+  'groups:transferOwnership': { req: { groupId: ConversationId; userId: string }; res: GroupDetails }
+  /** MB4 on the user's own membership; the group leaves the list. */
+  'groups:leave': { req: { groupId: ConversationId }; res: null }
+  /** G2: the groups the user left, latest first. */
+  'groups:former': { req: Empty; res: FormerGroup[] }
+  /** G9: back into a group the user left; it joins the list. */
+  'groups:rejoin': { req: { groupId: ConversationId }; res: Conversation }
+  /** G8 through a share link: joined, or a request waiting for approval. */
+  'groups:join': { req: { link: string; answer: string | null }; res: JoinOutcome }
+  /** The user's requests to join that no manager has settled yet, as far as this device knows. */
+  'groups:pendingJoins': { req: Empty; res: PendingJoin[] }
+  /** Forgets a request this device was waiting on (a refusal is never announced). */
+  'groups:forgetPendingJoin': { req: { groupId: ConversationId }; res: PendingJoin[] }
+  /** MB1 `inactive`: who left, was removed or banned (admins and the owner only). */
+  'members:former': { req: { groupId: ConversationId }; res: FormerMember[] }
+  /** MB2, then MB3 until the service has finished: who was added and who could not be. */
+  'members:add': { req: { groupId: ConversationId; candidates: MemberCandidate[] }; res: AddMembersResult }
+  /** MB4 on someone else. */
+  'members:remove': { req: { groupId: ConversationId; membershipId: string }; res: GroupDetails }
+  /** MB7: keeps someone who left from ever coming back. */
+  'members:ban': { req: { groupId: ConversationId; membershipId: string }; res: FormerMember[] }
+  /** MB9: the owner makes a member an admin, or an admin a member again. */
+  'members:setRole': { req: { groupId: ConversationId; membershipId: string; role: 'admin' | 'user' }; res: GroupDetails }
+  /** MB8: the user's own nickname in this group. */
+  'members:setNickname': { req: { groupId: ConversationId; nickname: string }; res: GroupDetails }
+  /** MB5: requests to join, oldest first. */
+  'members:joinRequests': { req: { groupId: ConversationId }; res: JoinRequest[] }
+  /** MB6: answers the requests still waiting afterwards. */
+  'members:decide': { req: { groupId: ConversationId; membershipId: string; approve: boolean }; res: JoinRequest[] }
+
+  // People, contacts and blocks (issue 9).
+  /** U3 with the shared groups, and whether the user blocked them or keeps them as a contact. */
+  'people:profile': { req: { userId: string }; res: Profile }
+  /** B3; answers the profile afterwards. */
+  'people:block': { req: { userId: string }; res: Profile }
+  /** B4; answers the profile afterwards. */
+  'people:unblock': { req: { userId: string }; res: Profile }
+  /** B1: oldest first. */
+  'people:blocked': { req: Empty; res: BlockedUser[] }
+  /** Everyone the user could write to or add: their contacts and the members of their groups, by name. */
+  'people:candidates': { req: Empty; res: Person[] }
+  /** R1, every page: by when each became a contact. */
+  'contacts:list': { req: Empty; res: Contact[] }
+  /** R2 from someone's contact link; answers their profile. */
+  'contacts:addFromLink': { req: { link: string }; res: Profile }
+  /** R3 (1000 cards a request) then R4; progress comes as `contacts:importProgress` under `importId`. */
+  'contacts:import': { req: { importId: string; cards: ContactCard[] }; res: ContactImportResult }
+  /** R5. */
+  'contacts:remove': { req: { userId: string }; res: null }
+  /** The user's own contact link, for others to add them. */
+  'contacts:myLink': { req: Empty; res: { url: string } }
+  /**
+   * A direct conversation with this person, to write in: an existing chat, or a new one that joins
+   * the list when its first message is sent (C3).
+   */
+  'chats:start': { req: { userId: string }; res: Conversation }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -123,6 +203,7 @@ export interface EventContract {
   'notifications:close': { key: string }
   /** A message already delivered changed: new reactions, an edit, or its deletion (the tombstone). */
   'messages:updated': Message
+  'contacts:importProgress': ContactImportProgress
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -193,7 +274,37 @@ const invokeChannels = {
   'messages:delete': true,
   'messages:setPinned': true,
   'messages:pinned': true,
-  'messages:mostLiked': true
+  'messages:mostLiked': true,
+  'groups:create': true,
+  'groups:get': true,
+  'groups:update': true,
+  'groups:destroy': true,
+  'groups:transferOwnership': true,
+  'groups:leave': true,
+  'groups:former': true,
+  'groups:rejoin': true,
+  'groups:join': true,
+  'groups:pendingJoins': true,
+  'groups:forgetPendingJoin': true,
+  'members:former': true,
+  'members:add': true,
+  'members:remove': true,
+  'members:ban': true,
+  'members:setRole': true,
+  'members:setNickname': true,
+  'members:joinRequests': true,
+  'members:decide': true,
+  'people:profile': true,
+  'people:block': true,
+  'people:unblock': true,
+  'people:blocked': true,
+  'people:candidates': true,
+  'contacts:list': true,
+  'contacts:addFromLink': true,
+  'contacts:import': true,
+  'contacts:remove': true,
+  'contacts:myLink': true,
+  'chats:start': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {
@@ -208,7 +319,8 @@ const eventNames = {
   'desktop:changed': true,
   'notifications:show': true,
   'notifications:close': true,
-  'messages:updated': true
+  'messages:updated': true,
+  'contacts:importProgress': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

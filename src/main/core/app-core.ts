@@ -7,10 +7,13 @@ import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
+import type { FeatureContext } from './feature-context'
+import { groupHandlers } from './groups'
 import { MessageActions } from './message-actions'
 import { muteFor } from './mute'
 import { Notifications } from './notifications'
 import { Outbox } from './outbox'
+import { peopleHandlers } from './people'
 import { Polls } from './polls'
 import { TypingPublisher } from './typing'
 import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, StatusDisplay, TokenVault } from './ports'
@@ -248,7 +251,20 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     return conversation
   }
 
+  const features: FeatureContext = {
+    gateway,
+    conversations,
+    preferences: deps.preferences,
+    events,
+    log,
+    me: requireMe,
+    refreshConversations,
+    now
+  }
+
   const handlers: InvokeHandlers = {
+    ...groupHandlers(features),
+    ...peopleHandlers(features),
     'polls:create': async ({ conversationId, poll }) => {
       requireConversation(conversationId)
       const created = await polls.create(conversationId, poll)

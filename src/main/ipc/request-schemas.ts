@@ -3,7 +3,17 @@
 import { z } from 'zod'
 import { REACTION_EMOJI } from '../../shared/domain'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
-import { MAX_ATTACHMENTS, MAX_MESSAGE_LENGTH } from '../../shared/limits'
+import {
+  MAX_ATTACHMENTS,
+  MAX_GROUP_DESCRIPTION,
+  MAX_GROUP_NAME,
+  MAX_IMPORTED_CARDS,
+  MAX_JOIN_ANSWER,
+  MAX_JOIN_QUESTION,
+  MAX_MEMBERS_PER_ADD,
+  MAX_MESSAGE_LENGTH,
+  MAX_NICKNAME
+} from '../../shared/limits'
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
 import { isWebUrl } from '../../shared/web-url'
 import { settingsSchema } from '../core/settings'
@@ -20,6 +30,22 @@ const uploadId = clientId
 /** The service refuses any URL its image upload did not answer; this only keeps out what is not a web address. */
 const imageAttachment = z.strictObject({ type: z.literal('image'), url: z.string().max(2048).refine(isWebUrl) })
 const pictureBytes = z.instanceof(Uint8Array).refine((bytes) => bytes.length >= 1 && bytes.length <= MAX_IMAGE_BYTES, 'A picture is 1 byte to 10 MiB.')
+
+// Groups and people: shapes and generous sizes here; core says in the user's words what else is wrong.
+const groupId = z.string().regex(/^[0-9]{1,32}$/)
+const userId = z.string().regex(/^[0-9]{1,32}$/)
+const membershipId = z.string().regex(/^[0-9]{1,32}$/)
+const shareLink = z.string().max(2048)
+const optionalImageUrl = z.string().max(2048).refine(isWebUrl).nullable()
+const deletionMode = z.array(z.enum(['sender', 'admin'])).max(2)
+const nickname = z.string().max(MAX_NICKNAME * 2)
+const memberCandidate = z.union([
+  z.strictObject({ nickname, userId }),
+  z.strictObject({ nickname, phone: z.string().max(64) }),
+  z.strictObject({ nickname, email: z.string().max(320) })
+])
+const contactCard = z.strictObject({ name: z.string().max(200), phone: z.string().max(64) })
+const importId = clientId
 
 export const requestSchemas = {
   'app:ready': empty,
@@ -77,5 +103,54 @@ export const requestSchemas = {
   'messages:delete': z.strictObject({ conversationId, messageId }),
   'messages:setPinned': z.strictObject({ conversationId, messageId, pinned: z.boolean() }),
   'messages:pinned': z.strictObject({ conversationId }),
-  'messages:mostLiked': z.strictObject({ conversationId })
+  'messages:mostLiked': z.strictObject({ conversationId }),
+  'groups:create': z.strictObject({
+    group: z.strictObject({
+      name: z.string().max(MAX_GROUP_NAME * 2),
+      description: z.string().max(MAX_GROUP_DESCRIPTION * 2),
+      imageUrl: optionalImageUrl,
+      share: z.boolean()
+    })
+  }),
+  'groups:get': z.strictObject({ groupId }),
+  'groups:update': z.strictObject({
+    groupId,
+    changes: z.strictObject({
+      name: z.string().max(MAX_GROUP_NAME * 2).optional(),
+      description: z.string().max(MAX_GROUP_DESCRIPTION * 2).optional(),
+      imageUrl: optionalImageUrl.optional(),
+      type: z.enum(['private', 'closed', 'announcement']).optional(),
+      requiresApproval: z.boolean().optional(),
+      joinQuestion: z.string().max(MAX_JOIN_QUESTION * 2).nullable().optional(),
+      share: z.boolean().optional(),
+      deletionMode: deletionMode.optional()
+    })
+  }),
+  'groups:destroy': z.strictObject({ groupId }),
+  'groups:transferOwnership': z.strictObject({ groupId, userId }),
+  'groups:leave': z.strictObject({ groupId }),
+  'groups:former': empty,
+  'groups:rejoin': z.strictObject({ groupId }),
+  'groups:join': z.strictObject({ link: shareLink, answer: z.string().max(MAX_JOIN_ANSWER * 2).nullable() }),
+  'groups:pendingJoins': empty,
+  'groups:forgetPendingJoin': z.strictObject({ groupId }),
+  'members:former': z.strictObject({ groupId }),
+  'members:add': z.strictObject({ groupId, candidates: z.array(memberCandidate).max(MAX_MEMBERS_PER_ADD) }),
+  'members:remove': z.strictObject({ groupId, membershipId }),
+  'members:ban': z.strictObject({ groupId, membershipId }),
+  'members:setRole': z.strictObject({ groupId, membershipId, role: z.enum(['admin', 'user']) }),
+  'members:setNickname': z.strictObject({ groupId, nickname }),
+  'members:joinRequests': z.strictObject({ groupId }),
+  'members:decide': z.strictObject({ groupId, membershipId, approve: z.boolean() }),
+  'people:profile': z.strictObject({ userId }),
+  'people:block': z.strictObject({ userId }),
+  'people:unblock': z.strictObject({ userId }),
+  'people:blocked': empty,
+  'people:candidates': empty,
+  'contacts:list': empty,
+  'contacts:addFromLink': z.strictObject({ link: shareLink }),
+  'contacts:import': z.strictObject({ importId, cards: z.array(contactCard).max(MAX_IMPORTED_CARDS) }),
+  'contacts:remove': z.strictObject({ userId }),
+  'contacts:myLink': empty,
+  'chats:start': z.strictObject({ userId })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

@@ -1,0 +1,20 @@
+// What core's feature modules (groups, people) get from the app around them: the service, the
+// conversation list, and the signed-in user. app-core builds one; each feature adds its handlers.
+import type { Conversation, Me } from '../../shared/domain'
+import type { Log } from '../log/log'
+import type { Conversations } from './conversations'
+import type { EventSink, Preferences, ServiceGateway } from './ports'
+
+export interface FeatureContext {
+  gateway: ServiceGateway
+  conversations: Conversations
+  preferences: Preferences
+  events: EventSink
+  log: Log
+  /** The signed-in user; throws UNAUTHENTICATED when nobody is. */
+  me(): Me
+  /** Fetches the list again (after a change the service announces to nobody, say). */
+  refreshConversations(): Promise<Conversation[]>
+  /** Unix milliseconds. */
+  now(): number
+}
