@@ -1,0 +1,41 @@
+// The groups the user left (G2), latest first, and going back into one (G9).
+import type { Conversation, ConversationId } from '../../../../shared/domain'
+import type { FormerGroup } from '../../../../shared/groups'
+import { call, messageOf } from '../ipc'
+
+export class FormerGroupsModel {
+  groups = $state<FormerGroup[]>([])
+  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
+  error = $state<string | null>(null)
+  /** The group being rejoined. */
+  rejoining = $state<ConversationId | null>(null)
+
+  async load(): Promise<void> {
+    this.status = 'loading'
+    this.error = null
+    try {
+      this.groups = await call('groups:former', {})
+      this.status = 'ready'
+    } catch (error) {
+      this.status = 'error'
+      this.error = messageOf(error)
+    }
+  }
+
+  /** Resolves with the group once the user is back in it, or null when the service refused. */
+  async rejoin(groupId: ConversationId): Promise<Conversation | null> {
+    if (this.rejoining !== null) return null
+    this.rejoining = groupId
+    this.error = null
+    try {
+      const conversation = await call('groups:rejoin', { groupId })
+      this.groups = this.groups.filter((group) => group.id !== groupId)
+      return conversation
+    } catch (error) {
+      this.error = messageOf(error)
+      return null
+    } finally {
+      this.rejoining = null
+    }
+  }
+}
