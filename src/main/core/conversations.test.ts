@@ -342,6 +342,125 @@ describe('Conversations', () => {
   })
 })
 
+describe('Conversations: a chat the user starts', () => {
+  /** A chat as core starts it: named by the other person, with nothing in it yet. */
+  const started = (name = 'Grace'): Conversation => ({
+    id: CHAT,
+    kind: 'dm',
+    name,
+    avatarUrl: null,
+    lastActivityAt: 1_700_000_000,
+    lastMessageId: null,
+    preview: null,
+    unreadCount: 0,
+    mute: null
+  })
+
+  it('knows a started chat by its id but leaves it out of the list, and announces nothing', async () => {
+    const { conversations, announced } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    announced.length = 0
+
+    expect(conversations.addDraft(started())).toEqual(started())
+    expect(conversations.get(CHAT)).toEqual(started())
+    expect(conversations.list().map((conversation) => conversation.id)).toEqual([GROUP])
+    expect(announced).toEqual([])
+  })
+
+  it('answers the chat already listed under that id instead of starting another', async () => {
+    const service = serviceWith(CHAT)
+    service.writeMany(CHAT, 1, '2')
+    const { conversations } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+
+    const listed = conversations.get(CHAT)
+    expect(conversations.addDraft(started())).toEqual(listed)
+    expect(listed?.name).toBe(`Conversation ${CHAT}`)
+    expect(conversations.list()).toHaveLength(1)
+  })
+
+  it('answers the same draft when the chat is started twice', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started('Grace'))
+    expect(conversations.addDraft(started('Grace Hopper')).name).toBe('Grace')
+  })
+
+  it('lists the chat, and announces it, once its first message is recorded', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations, announced } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+    announced.length = 0
+
+    service.addConversation(CHAT)
+    service.now = 1_800_000_000
+    const first = service.write(CHAT, { senderId: ME.id, text: 'hello' })
+    expect(conversations.record(first, { read: true })).toBe(true)
+    expect(conversations.list()[0]).toMatchObject({ id: CHAT, name: 'Grace', lastMessageId: first.id, preview: { text: 'hello' }, unreadCount: 0 })
+    expect(announced.at(-1)?.map((conversation) => conversation.id)).toEqual([CHAT, GROUP])
+  })
+
+  it('counts a first message from the other side into a started chat as unread', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+
+    service.addConversation(CHAT)
+    expect(conversations.record(service.write(CHAT, { senderId: '2' }), { read: false })).toBe(true)
+    expect(conversations.get(CHAT)?.unreadCount).toBe(1)
+  })
+
+  it('keeps the draft, unlisted, through a refresh that does not list the chat', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+
+    await conversations.refresh(ME.id)
+    expect(conversations.get(CHAT)).toEqual(started())
+    expect(conversations.list().map((conversation) => conversation.id)).toEqual([GROUP])
+  })
+
+  it('takes the chat as the service lists it once a refresh finds it', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+
+    service.addConversation(CHAT, { name: 'Grace Hopper' })
+    service.writeMany(CHAT, 1, '2')
+    await conversations.refresh(ME.id)
+    expect(conversations.list().map((conversation) => conversation.id)).toContain(CHAT)
+    expect(conversations.get(CHAT)?.name).toBe('Grace Hopper')
+  })
+
+  it('keeps a chat first written in while a refresh that began before was on its way', async () => {
+    const service = serviceWith(GROUP)
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+    const release = service.holdNext('listConversations')
+    const refreshing = conversations.refresh(ME.id)
+
+    service.addConversation(CHAT)
+    const first = service.write(CHAT, { senderId: ME.id, text: 'hello' })
+    conversations.record(first, { read: true })
+    release()
+    await refreshing
+    expect(conversations.list().map((conversation) => conversation.id)).toContain(CHAT)
+    expect(conversations.get(CHAT)).toMatchObject({ lastMessageId: first.id })
+  })
+
+  it('forgets started chats on clear', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+    conversations.clear()
+    expect(conversations.get(CHAT)).toBeUndefined()
+  })
+})
+
 describe('Conversations: mutes', () => {
   const HOUR = 60 * 60 * 1000
   const START = Date.UTC(2026, 5, 10, 12, 0)

@@ -31,6 +31,13 @@ export class Conversations {
   #muteEndTimer: ReturnType<typeof setTimeout> | null = null
   /** Per conversation, the latest refresh started when its mute was last set here: a refresh started before knows an older mute. */
   readonly #muteSetDuring = new Map<ConversationId, number>()
+  /**
+   * Chats the user has started but not yet written in (the service knows a chat only from its
+   * first message): found by `get`, so they can be opened and sent in, but not listed.
+   */
+  readonly #drafts = new Map<ConversationId, Conversation>()
+  /** Per draft that became a listed chat, the latest refresh started by then: a refresh started before has not seen it. */
+  readonly #listedDuring = new Map<ConversationId, number>()
 
   constructor(deps: ConversationsDependencies) {
     this.#deps = deps
@@ -43,8 +50,20 @@ export class Conversations {
   }
 
   get(conversationId: ConversationId): Conversation | undefined {
-    const conversation = this.#byId.get(conversationId)
+    const conversation = this.#byId.get(conversationId) ?? this.#drafts.get(conversationId)
     return conversation === undefined ? undefined : this.#withMuteInForce(conversation)
+  }
+
+  /**
+   * A chat the user starts: kept as a draft, known to `get` but left out of `list` until its first
+   * message is recorded or a refresh lists it. Answers the conversation already known under its
+   * id, if any, instead.
+   */
+  addDraft(chat: Conversation): Conversation {
+    const known = this.get(chat.id)
+    if (known !== undefined) return known
+    this.#drafts.set(chat.id, chat)
+    return chat
   }
 
   /** What the badge counts: unread messages in conversations that are not muted. */
@@ -77,6 +96,10 @@ export class Conversations {
     // Overlapping refreshes (sign-in and the first push connect, say) may answer out of order:
     // only the latest one started is allowed to replace the list.
     if (generation !== this.#refreshes || this.#meId !== meId) return this.list()
+    // A draft written in while the list was on its way is newer than the list: it stays listed.
+    const listedSince = [...this.#byId.values()].filter(
+      (known) => (this.#listedDuring.get(known.id) ?? -1) >= generation && !fetched.some((conversation) => conversation.id === known.id)
+    )
     if (firstLook && this.#readState() === undefined) this.#saveReadState({})
     const chatMutes = this.#chatMutes()
     const groupMuteEnds = this.#groupMuteEnds()
@@ -91,7 +114,12 @@ export class Conversations {
     const endsStillMeant: Record<ConversationId, number> = {}
     for (const { id, kind, mute } of withMutes) if (kind === 'group' && typeof mute?.until === 'number') endsStillMeant[id] = mute.until
     this.#saveGroupMuteEnds(endsStillMeant)
-    this.#byId = new Map(withMutes.map((conversation) => [conversation.id, this.#newerOf(conversation, this.#byId.get(conversation.id))]))
+    this.#byId = new Map([
+      ...withMutes.map((conversation): [ConversationId, Conversation] => [conversation.id, this.#newerOf(conversation, this.#byId.get(conversation.id))]),
+      ...listedSince.map((conversation): [ConversationId, Conversation] => [conversation.id, conversation])
+    ])
+    for (const id of this.#byId.keys()) this.#drafts.delete(id)
+    for (const { id } of fetched) this.#listedDuring.delete(id)
     this.#announce()
     return this.list()
   }
@@ -101,6 +129,7 @@ export class Conversations {
    * already knew it, so a message seen twice is never counted twice.
    */
   record(message: Message, options: { read: boolean }): boolean {
+    this.#listDraft(message.conversationId)
     const conversation = this.#byId.get(message.conversationId)
     if (!conversation) return false
     if (conversation.lastMessageId !== null && compareIds(message.id, conversation.lastMessageId) <= 0) return false
@@ -146,6 +175,8 @@ export class Conversations {
 
   clear(): void {
     this.#byId.clear()
+    this.#drafts.clear()
+    this.#listedDuring.clear()
     this.#muteSetDuring.clear()
     this.#meId = null
     this.#announce()
@@ -179,6 +210,15 @@ export class Conversations {
     const newer = await this.#deps.service.messagesAfter(conversation.id, lastRead ?? BEFORE_ANY_MESSAGE, UNREAD_COUNT_CAP)
     const unreadCount = newer.filter((message) => message.senderId !== meId && this.#countsAsUnread(message)).length
     return { ...conversation, unreadCount }
+  }
+
+  /** A draft's first message makes it a chat like any other: listed from now on. */
+  #listDraft(conversationId: ConversationId): void {
+    const draft = this.#drafts.get(conversationId)
+    if (draft === undefined) return
+    this.#drafts.delete(conversationId)
+    this.#byId.set(conversationId, draft)
+    this.#listedDuring.set(conversationId, this.#refreshes)
   }
 
   /** A message recorded while the list was being fetched is newer than what the fetch saw. */
