@@ -167,7 +167,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     },
     delivered: (message) => receive(message),
     changed: (conversationId, pending) => events.emit('outbox:changed', { conversationId, pending }),
-    save: (all) => deps.preferences.set('outbox', all)
+    save: (all) => deps.preferences.set('outbox', all),
+    chatPartnerName: (conversationId) => conversations.get(conversationId)?.name
   })
   outbox.restore(deps.preferences.get('outbox') ?? [])
   const messageActions = new MessageActions({

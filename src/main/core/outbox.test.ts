@@ -31,7 +31,8 @@ function outboxOn(service = new MemoryService(ME)) {
       steps.push(`delivered ${message.text}`)
     },
     changed: (conversationId, pending) => steps.push(`${conversationId}: [${pending.map((message) => message.text).join(', ')}]`),
-    save: (all) => void saves.push(all)
+    save: (all) => void saves.push(all),
+    chatPartnerName: (conversationId) => (conversationId === CHAT ? 'Grace' : undefined)
   })
   return {
     service,
@@ -302,6 +303,20 @@ describe('Outbox', () => {
     outbox.discard(GROUP, 'c1')
     expect(outbox.pendingIn(GROUP)).toEqual([])
     expect(lastSaved()).toEqual([])
+  })
+
+  it('says a chat refused a message because the other person blocks the user, and keeps it until the user discards it', async () => {
+    const { service, outbox } = started()
+    service.failNext('sendMessage', 'FORBIDDEN')
+
+    outbox.enqueue(CHAT, 'hello', 'c1')
+    await settled()
+    expect(outbox.pendingIn(CHAT)).toMatchObject([
+      { state: 'failed', text: 'hello', error: 'Not sent: Grace is not accepting messages from you.' }
+    ])
+    outbox.resume()
+    await settled()
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
   })
 
   it('holds a message written after the session ended until the user is back, without a timer', async () => {

@@ -3,6 +3,7 @@
 // client id as `source_guid` on every attempt, so the service refuses a second copy (409) when an
 // earlier attempt did arrive but its answer was lost.
 import type { ConversationId, Message, PendingMessage, SendableAttachment } from '../../shared/domain'
+import { conversationKind } from '../../shared/conversation-id'
 import { MAX_ATTACHMENTS } from '../../shared/limits'
 import { errorCodeOf, toIpcError } from './failures'
 import { AppError } from './app-error'
@@ -16,6 +17,8 @@ export interface OutboxDependencies {
   changed(conversationId: ConversationId, pending: PendingMessage[]): void
   /** Keeps the outbox across restarts. */
   save(all: PendingMessage[]): void
+  /** Who the user writes to in a chat, to say who refused a message; undefined when not known. */
+  chatPartnerName?(conversationId: ConversationId): string | undefined
 }
 
 /** First and longest wait before messages that failed for want of the service are sent again. */
@@ -178,9 +181,18 @@ export class Outbox {
         return
       }
       if (!this.#entries.has(clientId)) return
-      this.#update(entry, { state: 'failed', error: failureText(error) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
+      this.#update(entry, { state: 'failed', error: this.#failureText(error, pending.conversationId) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
       if (code === 'NETWORK') this.#scheduleRetry()
     }
+  }
+
+  #failureText(error: unknown, conversationId: ConversationId): string {
+    // In a chat the one refusal there is (C3's 403) is the other person having blocked the user.
+    if (errorCodeOf(error) === 'FORBIDDEN' && conversationKind(conversationId) === 'dm') {
+      const name = this.#deps.chatPartnerName?.(conversationId) ?? 'This person'
+      return `Not sent: ${name} is not accepting messages from you.`
+    }
+    return failureText(error)
   }
 
   /** The messages written before this one in its conversation that failed only for want of the service, oldest first. */
