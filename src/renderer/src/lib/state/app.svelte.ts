@@ -50,6 +50,12 @@ export class AppModel {
     if (opened) this.conversations.update(opened)
   }
 
+  /** Shows no conversation: the open one is gone (the user left or deleted the group). */
+  closeConversation(): void {
+    this.view.close()
+    this.conversations.select(null)
+  }
+
   /** Mutes (or with `null` unmutes) the open conversation; the list shows it as soon as main agrees. */
   async muteOpenConversation(duration: MuteDuration | null): Promise<void> {
     const updated = await this.view.setMute(duration)

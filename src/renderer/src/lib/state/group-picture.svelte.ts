@@ -14,6 +14,8 @@ export class GroupPicture {
   totalBytes = $state(0)
   /** Why the last file chosen is not the picture, in the user's words. */
   error = $state<string | null>(null)
+  /** The user chose another picture, or none, since the last `reset`. */
+  changed = $state(false)
 
   /** Nothing is on its way: `url` is what the user chose. */
   ready = $derived(this.state !== 'uploading')
@@ -41,6 +43,7 @@ export class GroupPicture {
       return
     }
     this.#stopUpload()
+    this.changed = true
     this.#setObjectUrl(URL.createObjectURL(file))
     this.previewUrl = this.#objectUrl
     void this.#upload(file)
@@ -50,6 +53,7 @@ export class GroupPicture {
   remove(): void {
     this.#stopUpload()
     this.#setObjectUrl(null)
+    this.changed = true
     this.url = null
     this.previewUrl = null
     this.state = 'idle'
@@ -60,6 +64,7 @@ export class GroupPicture {
   reset(url: string | null): void {
     this.#stopUpload()
     this.#setObjectUrl(null)
+    this.changed = false
     this.url = url
     this.previewUrl = url
     this.state = 'idle'
