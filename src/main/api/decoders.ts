@@ -212,7 +212,9 @@ export const wireSelfUser = z.looseObject({
   email: optionalText,
   phone_number: optionalText,
   image_url: optionalUrl,
-  avatar_url: optionalUrl
+  avatar_url: optionalUrl,
+  /** The user's contact link (§6), `<origin>/contact/<user_id>/<token>`. */
+  share_url: optionalUrl
 })
 export type WireSelfUser = z.infer<typeof wireSelfUser>
 

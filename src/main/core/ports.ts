@@ -21,6 +21,7 @@ import type {
   SendableAttachment
 } from '../../shared/domain'
 import type { ImageContentType } from '../../shared/image-files'
+import type { Contact, ContactCard, Person, Profile } from '../../shared/people'
 import type { EventContract, EventName } from '../../shared/ipc'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
@@ -105,8 +106,42 @@ export interface PollService {
   polls(groupId: ConversationId, next: string | null): Promise<PollPage>
 }
 
+/** One page of the user's contacts (R1), oldest first; `next` continues after its last, null when it is empty. */
+export interface ContactPage {
+  contacts: Contact[]
+  next: string | null
+}
+
+/** Other users: profiles (U3), blocks (B1, B3, B4), contacts (R1–R5) and the user's own contact link. */
+export interface PeopleService {
+  /** U3 with the groups both are in. Whether the user blocks them is for `blocks()` to say: U3 does not. */
+  profile(userId: string): Promise<Omit<Profile, 'blockedByMe'>>
+  /** U3 without the groups: who someone is, by name and avatar. */
+  person(userId: string): Promise<Person>
+  /** B1: whom the user blocks, oldest first; `blockedAt` in Unix seconds. */
+  blocks(): Promise<{ userId: string; blockedAt: number }[]>
+  /** B3: blocking someone already blocked changes nothing. */
+  block(userId: string): Promise<void>
+  /** B4: NOT_FOUND when there is no such block. */
+  unblock(userId: string): Promise<void>
+  /** R1: the contacts made after `after` (a page's `next`; null for the first page). */
+  contactsAfter(after: string | null): Promise<ContactPage>
+  /** R2, with the token of that user's contact link. */
+  addContact(userId: string, token: string): Promise<void>
+  /** R3: at most 1000 cards, each with a `guid` that R4 answers its match under; answers the batch id. */
+  importContacts(cards: (ContactCard & { guid: string })[]): Promise<string>
+  /** R4: the cards of a batch that matched an account, as the contacts they made, in the order sent. */
+  importedContacts(batchId: string): Promise<Contact[]>
+  /** R5: NOT_FOUND when they are not a contact. */
+  removeContact(userId: string): Promise<void>
+  /** U1's `share_url`, the link others add the user with; null when the service gave none. */
+  contactLink(): Promise<string | null>
+  /** G1: the members of every group the user is in, the user among them; someone in two groups comes twice. */
+  groupMembers(): Promise<Person[]>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, PeopleService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 

@@ -22,6 +22,7 @@ import { PushConnection } from '../push/push-connection'
 import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
+import { peopleGateway } from './people'
 import { pollGateway } from './polls'
 import { isChangeNotice } from './change-notices'
 import { pinnedMessageId } from './pins'
@@ -77,6 +78,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
 
   const gateway: ServiceGateway = speakingCore({
     ...pollGateway({ client, meId: requireMeId, group: (groupId) => getGroup(client, groupId), now: Date.now }),
+    ...peopleGateway({ client, meId: requireMeId, groups: () => everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })) }),
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
