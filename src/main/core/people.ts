@@ -1,28 +1,157 @@
 // People: profiles, contacts, blocks, and starting a direct conversation (docs/protocol.md §4–§6, §11).
-import type { InvokeHandlers } from '../../shared/ipc'
+import type { Conversation } from '../../shared/domain'
+import { chatId } from '../../shared/conversation-id'
+import type { ErrorCode, InvokeHandlers } from '../../shared/ipc'
+import type { Contact, Person, Profile } from '../../shared/people'
 import { AppError } from './app-error'
+import { checkedCards } from './contact-cards'
+import { parseContactLink } from './contact-link'
 import type { FeatureContext } from './feature-context'
 
 type PeopleChannel = Extract<keyof InvokeHandlers, `people:${string}` | `contacts:${string}` | `chats:${string}`>
 export type PeopleHandlers = Pick<InvokeHandlers, PeopleChannel>
 
-// FOUNDATION: being built (issue 9); every handler below is replaced by the real one.
-const notYet = async (): Promise<never> => {
-  throw new AppError('INTERNAL', 'Not built yet.')
+/** R3 takes at most this many cards a request. */
+export const CARDS_PER_IMPORT_REQUEST = 1000
+
+const NO_SUCH_PERSON = 'This person’s account does not exist any more.'
+
+export function peopleHandlers(context: FeatureContext): PeopleHandlers {
+  const { gateway, conversations, events } = context
+
+  async function profileOf(userId: string): Promise<Profile> {
+    // U3 says whether a message would be refused, not who blocks whom: B1 says whom the user blocks.
+    const [profile, blocks] = await Promise.all([saying(gateway.profile(userId), { NOT_FOUND: NO_SUCH_PERSON }), gateway.blocks()])
+    return { ...profile, blockedByMe: blocks.some((block) => block.userId === profile.id) }
+  }
+
+  /** Every contact, page after page until the service answers an empty one. */
+  async function allContacts(): Promise<Contact[]> {
+    const contacts: Contact[] = []
+    for (let after: string | null = null; ; ) {
+      const page = await gateway.contactsAfter(after)
+      if (page.contacts.length === 0 || page.next === null) return contacts
+      contacts.push(...page.contacts)
+      after = page.next
+    }
+  }
+
+  /** Someone by name and avatar; someone whose account is gone is shown by their id. */
+  async function personOrId(userId: string): Promise<Person> {
+    try {
+      return await gateway.person(userId)
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return { id: userId, name: userId, avatarUrl: null }
+      throw error
+    }
+  }
+
+  return {
+    'people:profile': async ({ userId }) => {
+      context.me()
+      return profileOf(userId)
+    },
+    'people:block': async ({ userId }) => {
+      if (userId === context.me().id) throw new AppError('VALIDATION', 'You cannot block yourself.')
+      await saying(gateway.block(userId), { NOT_FOUND: NO_SUCH_PERSON })
+      return profileOf(userId)
+    },
+    'people:unblock': async ({ userId }) => {
+      context.me()
+      try {
+        await gateway.unblock(userId)
+      } catch (error) {
+        // No such block: they are unblocked already, which is what the user wants. The profile
+        // below still says so if the account itself is gone.
+        if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error
+      }
+      return profileOf(userId)
+    },
+    'people:blocked': async () => {
+      context.me()
+      const blocks = await gateway.blocks()
+      return Promise.all(blocks.map(async ({ userId, blockedAt }) => ({ ...(await personOrId(userId)), blockedAt })))
+    },
+    'people:candidates': async () => {
+      const me = context.me()
+      const [contacts, members] = await Promise.all([allContacts(), gateway.groupMembers()])
+      const byId = new Map<string, Person>()
+      for (const { id, name, avatarUrl } of [...contacts, ...members]) {
+        if (id !== me.id && !byId.has(id)) byId.set(id, { id, name, avatarUrl })
+      }
+      return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+    },
+    'contacts:list': async () => {
+      context.me()
+      return allContacts()
+    },
+    'contacts:addFromLink': async ({ link }) => {
+      const me = context.me()
+      const parsed = parseContactLink(link)
+      if (parsed === null) {
+        throw new AppError('VALIDATION', 'That is not a contact link. A contact link looks like https://…/contact/<number>/<code>.')
+      }
+      if (parsed.userId === me.id) throw new AppError('VALIDATION', 'That is your own contact link: share it with others so they can add you.')
+      await saying(gateway.addContact(parsed.userId, parsed.token), {
+        VALIDATION: 'This contact link is not valid: it may be mistyped, or cut short.',
+        NOT_FOUND: 'Nobody has this contact link: the account does not exist any more.'
+      })
+      return profileOf(parsed.userId)
+    },
+    'contacts:import': async ({ importId, cards }) => {
+      context.me()
+      const checked = checkedCards(cards)
+      const matched = new Map<string, Contact>()
+      for (let start = 0; start < checked.length; start += CARDS_PER_IMPORT_REQUEST) {
+        const batch = checked.slice(start, start + CARDS_PER_IMPORT_REQUEST).map((card, offset) => ({ ...card, guid: `${importId}-${start + offset}` }))
+        const batchId = await gateway.importContacts(batch)
+        for (const contact of await gateway.importedContacts(batchId)) if (!matched.has(contact.id)) matched.set(contact.id, contact)
+        events.emit('contacts:importProgress', { importId, done: start + batch.length, total: checked.length })
+      }
+      return { submitted: checked.length, matched: [...matched.values()] }
+    },
+    'contacts:remove': async ({ userId }) => {
+      context.me()
+      await saying(gateway.removeContact(userId), { NOT_FOUND: 'They are not in your contacts.' })
+      return null
+    },
+    'contacts:myLink': async () => {
+      context.me()
+      const url = await gateway.contactLink()
+      if (url === null) throw new AppError('NOT_FOUND', 'The service has no contact link for you.')
+      return { url }
+    },
+    'chats:start': async ({ userId }) => {
+      const me = context.me()
+      if (userId === me.id) throw new AppError('VALIDATION', 'You cannot start a conversation with yourself.')
+      const id = chatId(me.id, userId)
+      const known = conversations.get(id)
+      if (known !== undefined) return known
+      const person = await saying(gateway.person(userId), { NOT_FOUND: NO_SUCH_PERSON })
+      // The service has no chat before its first message: until then core holds it as a draft.
+      const draft: Conversation = {
+        id,
+        kind: 'dm',
+        name: person.name,
+        avatarUrl: person.avatarUrl,
+        lastActivityAt: Math.floor(context.now() / 1000),
+        lastMessageId: null,
+        preview: null,
+        unreadCount: 0,
+        mute: null
+      }
+      return conversations.addDraft(draft)
+    }
+  }
 }
 
-export function peopleHandlers(_context: FeatureContext): PeopleHandlers {
-  return {
-    'people:profile': notYet,
-    'people:block': notYet,
-    'people:unblock': notYet,
-    'people:blocked': notYet,
-    'people:candidates': notYet,
-    'contacts:list': notYet,
-    'contacts:addFromLink': notYet,
-    'contacts:import': notYet,
-    'contacts:remove': notYet,
-    'contacts:myLink': notYet,
-    'chats:start': notYet
+/** The same work, its failures of the given kinds worded for what was being done. */
+async function saying<T>(work: Promise<T>, words: Partial<Record<ErrorCode, string>>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    const message = error instanceof AppError ? words[error.code] : undefined
+    if (error instanceof AppError && message !== undefined) throw new AppError(error.code, message, { cause: error })
+    throw error
   }
 }
