@@ -1,0 +1,78 @@
+// What a group's type and the user's role change around the conversation: the composer, the
+// header's Group settings and Members, and the join requests badge in the list.
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import type { Conversation, GroupRole, GroupType } from '../../../../shared/domain'
+import { conversation, FakeApi, me } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+function group(groupType: GroupType, myRole: GroupRole, overrides: Partial<Conversation> = {}): Conversation {
+  return conversation({ id: 'g1', name: 'Book club', groupType, myRole, ...overrides })
+}
+
+function opening(listed: Conversation): FakeApi {
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [listed])
+    .returns('conversations:open', { conversation: listed, messages: [], hasOlder: false, pending: [] })
+}
+
+async function open(fake: FakeApi): Promise<void> {
+  await startApp(fake)
+  await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+  await screen.findByRole('list', { name: 'Messages' })
+}
+
+describe('the composer and group rules', () => {
+  it('shows an ordinary member of an announcement group a note instead of the composer', async () => {
+    await open(opening(group('announcement', 'user')))
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
+    expect(screen.getByRole('note')).toHaveTextContent('Only admins can write in this announcement group.')
+  })
+
+  it.each<[GroupType, GroupRole]>([
+    ['announcement', 'admin'],
+    ['announcement', 'owner'],
+    ['closed', 'user'],
+    ['private', 'user']
+  ])('gives the composer to the %s group’s %s', async (type, role) => {
+    await open(opening(group(type, role)))
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    expect(screen.queryByRole('note')).toBeNull()
+  })
+
+  it('takes the composer away when the group becomes an announcement group while it is open', async () => {
+    const fake = opening(group('closed', 'user'))
+    await open(fake)
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    fake.emit('conversations:changed', [group('announcement', 'user')])
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull())
+    expect(screen.getByRole('note')).toBeInTheDocument()
+  })
+
+  it('offers Group settings and Members in a group’s header', async () => {
+    await open(opening(group('closed', 'user')))
+    const header = screen.getByRole('heading', { name: 'Book club' }).closest('header') as HTMLElement
+    expect(within(header).getByRole('button', { name: 'Group settings' })).toBeInTheDocument()
+    expect(within(header).getByRole('button', { name: 'Members' })).toBeInTheDocument()
+  })
+
+  it('offers neither in a direct message', async () => {
+    await open(opening(conversation({ id: 'u1+u2', kind: 'dm', name: 'Book club' })))
+    expect(screen.queryByRole('button', { name: 'Group settings' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Members' })).toBeNull()
+  })
+})
+
+describe('the join requests badge', () => {
+  it('counts the requests waiting on a group in the list, and goes when there are none', async () => {
+    const fake = opening(group('closed', 'admin', { joinRequestCount: 2 }))
+    await startApp(fake)
+    const entry = await screen.findByRole('button', { name: /Book club/ })
+    expect(entry).toHaveAccessibleName(expect.stringContaining('2 join requests'))
+    fake.emit('conversations:changed', [group('closed', 'admin', { joinRequestCount: 1 })])
+    await waitFor(() => expect(screen.getByRole('button', { name: /Book club/ })).toHaveAccessibleName(expect.stringContaining('1 join request')))
+    fake.emit('conversations:changed', [group('closed', 'admin', { joinRequestCount: 0 })])
+    await waitFor(() => expect(screen.getByRole('button', { name: /Book club/ })).not.toHaveAccessibleName(expect.stringContaining('join request')))
+  })
+})
