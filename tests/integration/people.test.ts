@@ -263,6 +263,21 @@ describe('contacts', () => {
     expect(app.events.all('contacts:importProgress')).toEqual([])
     expect(await app.call('contacts:list', {})).toEqual([])
   })
+
+  it('says when the service does not accept the device for an import', async () => {
+    const service = await serviceForTest()
+    const ada = await service.signUp({ name: 'Ada' })
+    const grace = await service.createUser({ name: 'Grace' })
+    const app = launchApp(service.origin, cleanups, { config: { verifyToken: 'not-the-attestation-secret' } })
+    await signInThroughSms(app, service, ada)
+
+    await expect(app.call('contacts:import', { importId: randomUUID(), cards: [cardFor(grace)] })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The service did not accept this device for importing contacts: its device verification failed.'
+    })
+    expect(app.events.all('contacts:importProgress')).toEqual([])
+    expect(await app.call('contacts:list', {})).toEqual([])
+  })
 })
 
 describe('people to write to', () => {
@@ -319,6 +334,24 @@ describe('starting a direct message', () => {
 
     // Once listed, starting it again answers the listed chat.
     expect(await adaApp.call('chats:start', { userId: grace.id })).toMatchObject({ id: chat, lastMessageId: adaList[0]?.lastMessageId })
+  })
+
+  it('lists a started chat live when the other person writes in it first', async () => {
+    const service = await serviceForTest()
+    const ada = await service.signUp({ name: 'Ada' })
+    const grace = await service.createUser({ name: 'Grace' })
+    const graceApp = await signedInApp(service, grace)
+    const chat = chatId(ada.id, grace.id)
+    await graceApp.call('chats:start', { userId: ada.id })
+
+    const listsBefore = graceApp.events.all('conversations:changed').length
+    await service.sendDirectMessage(ada, grace.id, 'I was about to write to you')
+    const list = await graceApp.events.waitFor('conversations:changed', (conversations) => listed(conversations, chat), 10_000, listsBefore)
+    expect(list.find((conversation) => conversation.id === chat)).toMatchObject({
+      name: 'Ada',
+      preview: { text: 'I was about to write to you' },
+      unreadCount: 1
+    })
   })
 
   it('answers a chat that already exists as it is listed', async () => {

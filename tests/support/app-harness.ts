@@ -2,7 +2,7 @@
 // that drive it as the renderer would: through its handlers, watching the events it emits.
 import { expect } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import { localServiceConfig } from '../../src/main/api/service-config'
+import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
@@ -26,6 +26,8 @@ export interface LaunchOptions {
   preferences?: MemoryPreferences
   /** The app's clock (Unix ms); the real one when left out. */
   now?: () => number
+  /** Settings that differ from the local service's (a wrong attestation secret, say). */
+  config?: Partial<ServiceConfig>
 }
 
 /** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
@@ -38,7 +40,7 @@ export function launchApp(origin: string, cleanups: (() => Promise<void> | void)
   const idle = new FakeIdle()
   const display = new RecordingDisplay()
   const core = createAppCore({
-    service: connectToService({ config: localServiceConfig(origin), log: quietLog }),
+    service: connectToService({ config: { ...localServiceConfig(origin), ...options.config }, log: quietLog }),
     vault,
     preferences,
     notifier,

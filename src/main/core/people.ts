@@ -104,7 +104,10 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
       const matched = new Map<string, Contact>()
       for (let start = 0; start < checked.length; start += CARDS_PER_IMPORT_REQUEST) {
         const batch = checked.slice(start, start + CARDS_PER_IMPORT_REQUEST).map((card, offset) => ({ ...card, guid: `${importId}-${start + offset}` }))
-        const batchId = await gateway.importContacts(batch)
+        const batchId = await saying(gateway.importContacts(batch), {
+          // R3's only refusal past the rows checked above: the service does not trust this device.
+          FORBIDDEN: 'The service did not accept this device for importing contacts: its device verification failed.'
+        })
         for (const contact of await gateway.importedContacts(batchId)) if (!matched.has(contact.id)) matched.set(contact.id, contact)
         events.emit('contacts:importProgress', { importId, done: start + batch.length, total: checked.length })
       }
