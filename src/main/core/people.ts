@@ -111,7 +111,10 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
         for (const contact of await gateway.importedContacts(batchId)) if (!matched.has(contact.id)) matched.set(contact.id, contact)
         events.emit('contacts:importProgress', { importId, done: start + batch.length, total: checked.length })
       }
-      return { submitted: checked.length, matched: [...matched.values()] }
+      if (matched.size === 0) return { submitted: checked.length, matched: [] }
+      // R4 does not say whom the user blocks, as R1 does: B1 does.
+      const blocked = new Set((await gateway.blocks()).map((block) => block.userId))
+      return { submitted: checked.length, matched: [...matched.values()].map((contact) => ({ ...contact, blocked: blocked.has(contact.id) })) }
     },
     'contacts:remove': async ({ userId }) => {
       context.me()
