@@ -1,11 +1,14 @@
 // The Members dialog as each role sees it in each type of group, and what its actions do, through
 // the whole renderer against a fake main.
-import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
-import { describe, expect, it } from 'vitest'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
+import { describe, expect, it, vi } from 'vitest'
 import type { AddMembersResult, GroupDetails, JoinRequest } from '../../../../shared/groups'
-import type { FakeApi } from '../../testing/fake-api'
+import { GroupModel } from '../../lib/state/group.svelte'
+import { FakeApi } from '../../testing/fake-api'
 import { groupDetails, member, withGroup } from '../../testing/groups'
+import MembersPanelWithProfiles from '../../testing/MembersPanelWithProfiles.svelte'
 import { startApp } from '../../testing/start-app'
+import MembersPanel from './MembersPanel.svelte'
 
 async function openMembers(fake: FakeApi): Promise<HTMLElement> {
   await startApp(fake)
@@ -307,5 +310,37 @@ describe('Members: Add members', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Only admins can add people here.')
     expect(within(within(dialog).getByRole('list', { name: 'People to add' })).getByRole('listitem')).toHaveTextContent('+1 555 010 2000')
     expect(fake.callsTo('members:add')[0]?.candidates).toEqual([{ nickname: '+1 555 010 2000', phone: '+1 555 010 2000' }])
+  })
+})
+
+describe('Members: profiles', () => {
+  async function shown(open: (userId: string) => void): Promise<void> {
+    new FakeApi().install()
+    const details = groupDetails('closed', 'user')
+    const group = new GroupModel('g1')
+    group.details = details
+    render(MembersPanelWithProfiles, { props: { open, group, details } })
+    await screen.findByRole('list', { name: 'Members' })
+  }
+
+  it('opens a member’s profile from the button that holds their avatar and name', async () => {
+    const open = vi.fn()
+    await shown(open)
+    const grace = within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')[1] as HTMLElement
+    const button = within(grace).getByRole('button', { name: /^Grace/ })
+    expect(within(button).getByText('G')).toHaveAttribute('aria-hidden', 'true')
+    await fireEvent.click(button)
+    expect(open).toHaveBeenCalledWith('u2')
+  })
+
+  it('shows names as plain text where nothing opens profiles', async () => {
+    const details = groupDetails('closed', 'user')
+    const group = new GroupModel('g1')
+    group.details = details
+    new FakeApi().install()
+    render(MembersPanel, { props: { group, details } })
+    const grace = within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')[1] as HTMLElement
+    expect(grace).toHaveTextContent('Grace Hopper')
+    expect(within(grace).queryByRole('button', { name: /^Grace/ })).toBeNull()
   })
 })
