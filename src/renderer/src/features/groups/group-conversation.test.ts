@@ -28,6 +28,8 @@ describe('the composer and group rules', () => {
     await open(opening(group('announcement', 'user')))
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
     expect(screen.getByRole('note')).toHaveTextContent('Only admins can write in this announcement group.')
+    // A poll is a message too.
+    expect(screen.queryByRole('button', { name: 'Create poll' })).toBeNull()
   })
 
   it.each<[GroupType, GroupRole]>([
@@ -38,6 +40,7 @@ describe('the composer and group rules', () => {
   ])('gives the composer to the %s group’s %s', async (type, role) => {
     await open(opening(group(type, role)))
     expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Create poll' })).toBeInTheDocument()
     expect(screen.queryByRole('note')).toBeNull()
   })
 
