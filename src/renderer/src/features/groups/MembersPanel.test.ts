@@ -145,7 +145,7 @@ describe('Members: changing the roster', () => {
       { membershipId: 'ms8', userId: 'u8', nickname: 'Donald', name: 'Donald Knuth', avatarUrl: null, state: 'removed' }
     ])
     const dialog = await openMembers(fake)
-    const former = await within(dialog).findByRole('list', { name: 'Former members' })
+    const former = await within(dialog).findByRole('list', { name: 'No longer in the group' })
     const [edsger, donald] = within(former).getAllByRole('listitem') as [HTMLElement, HTMLElement]
     expect(edsger).toHaveTextContent('Left')
     expect(await optionsOf(donald)).toEqual([])
