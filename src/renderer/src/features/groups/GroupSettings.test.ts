@@ -108,6 +108,31 @@ describe('Group settings: saving', () => {
     expect(screen.getByRole('heading', { name: 'Book club' })).toBeInTheDocument()
   })
 
+  it('uploads a new picture and saves its address; removing the picture saves none', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:preview'), revokeObjectURL: vi.fn() }))
+    const url = 'http://127.0.0.1:8080/image/i/0123456789abcdef0123456789abcdef'
+    const before = groupDetails('closed', 'admin', { imageUrl: 'http://127.0.0.1:8080/image/i/ffffffffffffffffffffffffffffffff' })
+    const fake = withGroup(before).returns('uploads:start', { url }).returns('groups:update', { ...before, imageUrl: url })
+    const dialog = await openSettings(fake)
+
+    const picker = dialog.querySelector<HTMLInputElement>('input[type="file"]')
+    if (picker === null) throw new Error('no file picker')
+    const bytes = new Uint8Array(16)
+    bytes.set([0x89, 0x50, 0x4e, 0x47])
+    Object.defineProperty(picker, 'files', { value: [new File([bytes], 'cover.png', { type: 'image/png' })], configurable: true })
+    await fireEvent.change(picker)
+    await waitFor(() => expect(fake.callsTo('uploads:start')).toHaveLength(1))
+    await waitFor(() => expect(within(dialog).queryByRole('progressbar')).toBeNull())
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(fake.callsTo('groups:update')).toEqual([{ groupId: 'g1', changes: { imageUrl: url } }]))
+    await waitFor(() => expect(within(dialog).getByRole('img', { name: 'Group avatar' })).toHaveAttribute('src', url))
+
+    fake.returns('groups:update', { ...before, imageUrl: null })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Remove picture' }))
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(fake.callsTo('groups:update')[1]).toEqual({ groupId: 'g1', changes: { imageUrl: null } }))
+  })
+
   it('refuses an empty name before asking the service', async () => {
     const fake = withGroup(groupDetails('private', 'user'))
     const dialog = await openSettings(fake)
