@@ -131,6 +131,16 @@ describe('ServiceClient.call', () => {
     expect(operations).toEqual(['U1 show me'])
   })
 
+  it('leaves the session alone when a 401 refuses a role, not the token (MB1, MB6)', async () => {
+    answer = { status: 401, body: failure(401, 'Only admins and the owner may list members') }
+    const operations: string[] = []
+    const withToken = client()
+    withToken.onUnauthorized((operation) => operations.push(operation))
+    const refused = withToken.call({ operation: 'MB1 list members', method: 'GET', host: 'base', path: '/groups/1/members', schema: thing, unauthorizedMeansRole: true })
+    await expect(refused).rejects.toMatchObject({ status: 401 })
+    expect(operations).toEqual([])
+  })
+
   it('ignores a 401 that answers a token no longer in use', async () => {
     answer = { status: 401, body: failure(401, 'unauthorized') }
     let token = 'A'.repeat(40)

@@ -46,6 +46,11 @@ export interface CallSpec<T> {
   authenticated?: boolean
   /** Sends `X-verify-token` (§2.3) for the few calls marked ATT. */
   attested?: boolean
+  /**
+   * The operation answers 401 to a caller whose role falls short (MB1, MB6; §16 "Roles"): such an
+   * answer is an ApiError like any other refusal, and does not declare the token dead.
+   */
+  unauthorizedMeansRole?: boolean
   /** The value for an answer with no body (204, or MS1/C2's 304). Without it such an answer is a protocol error. */
   whenEmpty?: () => T
 }
@@ -140,7 +145,7 @@ export class ServiceClient {
     const status = response.status
     // Only the token still in use can be declared dead: a late answer to a request made with an
     // earlier token (before a new sign-in) says nothing about the current session.
-    if (status === 401 && token !== null && token === this.#getToken()) {
+    if (status === 401 && spec.unauthorizedMeansRole !== true && token !== null && token === this.#getToken()) {
       for (const listener of [...this.#unauthorizedListeners]) listener(spec.operation)
     }
 

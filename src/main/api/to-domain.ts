@@ -1,6 +1,6 @@
 // Pure mappings from decoded wire payloads to the app's own model (src/shared/domain.ts), so
 // nothing outside api/ and push/ depends on the service's field names.
-import type { Attachment, Conversation, ConversationId, DeletionActor, GroupRole, Me, Message, MessagePreview, Reaction } from '../../shared/domain'
+import type { Attachment, Conversation, ConversationId, DeletionActor, GroupRole, GroupType, Me, Message, MessagePreview, Reaction } from '../../shared/domain'
 import { chatId } from '../../shared/conversation-id'
 import {
   emojiAttachment,
@@ -133,17 +133,23 @@ export function groupToConversation(group: WireGroup, meId: string): Conversatio
     mute: self?.muted === true ? { until: null } : null,
     ...(self?.nickname ? { myNickname: self.nickname } : {}),
     ...(self === null ? {} : { myRole: roleOf(self.roles) }),
-    ...(group.message_deletion_mode ? { deletionMode: deletionModeOf(group.message_deletion_mode) } : {})
+    ...(group.message_deletion_mode ? { deletionMode: deletionModeOf(group.message_deletion_mode) } : {}),
+    ...(group.type === null || group.type === undefined ? {} : { groupType: groupTypeOf(group.type) })
   }
 }
 
+/** §2.6: `private` is the default, and what a type the app does not know is read as. */
+export function groupTypeOf(type: string | null | undefined): GroupType {
+  return type === 'closed' || type === 'announcement' ? type : 'private'
+}
+
 /** §2.6: the owner's roles are `["admin","owner"]`, an admin's `["admin"]`. */
-function roleOf(roles: readonly string[] | null | undefined): GroupRole {
+export function roleOf(roles: readonly string[] | null | undefined): GroupRole {
   if (roles?.includes('owner') === true) return 'owner'
   return roles?.includes('admin') === true ? 'admin' : 'user'
 }
 
-function deletionModeOf(mode: readonly string[]): DeletionActor[] {
+export function deletionModeOf(mode: readonly string[]): DeletionActor[] {
   return mode.filter((actor): actor is DeletionActor => actor === 'sender' || actor === 'admin')
 }
 
