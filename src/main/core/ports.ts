@@ -22,6 +22,17 @@ import type {
 } from '../../shared/domain'
 import type { ImageContentType } from '../../shared/image-files'
 import type { Contact, ContactCard, Person, Profile } from '../../shared/people'
+import type {
+  FormerGroup,
+  FormerMember,
+  GroupChanges,
+  GroupDetails,
+  JoinRequest,
+  Member,
+  MemberCandidate,
+  NewGroup,
+  PendingJoin
+} from '../../shared/groups'
 import type { EventContract, EventName } from '../../shared/ipc'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
@@ -140,8 +151,60 @@ export interface PeopleService {
   groupMembers(): Promise<Person[]>
 }
 
+/** What G8 made of the user's request to join through a share link. */
+export type LinkJoinOutcome =
+  | { status: 'joined'; conversation: Conversation }
+  | { status: 'pending'; question: string | null; answer: string | null; requestedAt: number }
+
+/** A member MB3 reports added, under the `guid` of the request item that added them. */
+export interface AddedMember {
+  guid: string | null
+  member: Member
+}
+
+/**
+ * Groups the user creates, manages, joins and leaves, and their members (G2, G4–G10, MB1–MB9).
+ * A refusal comes as the AppError of its status; G10's per-item statuses are read the same way.
+ */
+export interface GroupService {
+  /** G5 (attested): the new group as the list shows it. */
+  createGroup(group: NewGroup): Promise<Conversation>
+  /** G4. */
+  groupDetails(groupId: ConversationId): Promise<GroupDetails>
+  /** G6: all or nothing. */
+  updateGroup(groupId: ConversationId, changes: GroupChanges): Promise<GroupDetails>
+  /** G7. */
+  destroyGroup(groupId: ConversationId): Promise<void>
+  /** G10 for one group. */
+  transferOwnership(groupId: ConversationId, userId: string): Promise<void>
+  /** G2, latest exit first. */
+  formerGroups(): Promise<FormerGroup[]>
+  /** G9: the group as the list shows it. */
+  rejoinGroup(groupId: ConversationId): Promise<Conversation>
+  /** G8 with the share link's token. */
+  joinGroup(groupId: ConversationId, shareToken: string, answer: string | null): Promise<LinkJoinOutcome>
+  /** MB1 `inactive` (admins and the owner only). */
+  formerMembers(groupId: ConversationId): Promise<FormerMember[]>
+  /** MB2 (attested): answers the id `addedMembers` reads the outcome under. */
+  addMembers(groupId: ConversationId, candidates: (MemberCandidate & { guid: string })[]): Promise<string>
+  /** MB3: null while the service is still adding (503). */
+  addedMembers(groupId: ConversationId, resultsId: string): Promise<AddedMember[] | null>
+  /** MB4: the user's own membership leaves the group; anyone else's is removed. */
+  removeMember(groupId: ConversationId, membershipId: string): Promise<void>
+  /** MB7. */
+  banMember(groupId: ConversationId, membershipId: string): Promise<void>
+  /** MB9. */
+  setMemberRole(groupId: ConversationId, membershipId: string, role: 'admin' | 'user'): Promise<void>
+  /** MB8, the user's own nickname. */
+  setNickname(groupId: ConversationId, nickname: string): Promise<void>
+  /** MB5, oldest first. */
+  joinRequests(groupId: ConversationId): Promise<JoinRequest[]>
+  /** MB6. */
+  decideJoinRequest(groupId: ConversationId, membershipId: string, approve: boolean): Promise<void>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, PeopleService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, GroupService, PeopleService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 
@@ -243,6 +306,8 @@ export interface PreferenceValues {
    * The service says only whether a group is muted, so the end is remembered here.
    */
   groupMuteEnds: Record<string, Record<ConversationId, number>>
+  /** The user's requests to join groups through a link, not yet settled as far as this device knows: account id → requests. */
+  pendingJoins: Record<string, PendingJoin[]>
 }
 
 export interface DesktopNotification {

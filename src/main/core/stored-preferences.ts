@@ -33,7 +33,19 @@ const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceVa
   // Read setting by setting, with defaults for the rest (settings.ts), so one bad value loses nothing else.
   settings: z.unknown(),
   chatMutes: z.record(z.string(), z.record(z.string(), muteSchema)),
-  groupMuteEnds: z.record(z.string(), z.record(z.string(), z.number()))
+  groupMuteEnds: z.record(z.string(), z.record(z.string(), z.number())),
+  pendingJoins: z.record(
+    z.string(),
+    z.array(
+      z.object({
+        groupId: z.string().min(1),
+        link: z.string(),
+        question: z.string().nullable(),
+        answer: z.string().nullable(),
+        requestedAt: z.number()
+      })
+    )
+  )
 }
 
 export class StoredPreferences implements Preferences {

@@ -15,13 +15,14 @@ import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
 import { likedByMe, likedForMe, mostLiked, react, unreact } from '../api/reactions'
 import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
-import { chatToConversation, groupToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
+import { chatToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
 import { AppError } from '../core/app-error'
 import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
 import type { Log } from '../log/log'
+import { groupConversations, groupGateway } from './groups'
 import { peopleGateway } from './people'
 import { pollGateway } from './polls'
 import { isChangeNotice } from './change-notices'
@@ -78,6 +79,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
 
   const gateway: ServiceGateway = speakingCore({
     ...pollGateway({ client, meId: requireMeId, group: (groupId) => getGroup(client, groupId), now: Date.now }),
+    ...groupGateway({ client, meId: requireMeId }),
     ...peopleGateway({ client, meId: requireMeId, groups: () => everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })) }),
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
@@ -108,7 +110,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
         everyPage((page) => listChats(client, { page, perPage: LIST_PAGE_SIZE }))
       ])
       const conversations: Conversation[] = [
-        ...groups.map((group) => groupToConversation(group, me)),
+        ...(await groupConversations(client, groups, me)),
         ...chats.map((chat) => chatToConversation(chat, me))
       ]
       return conversations
