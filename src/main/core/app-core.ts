@@ -188,6 +188,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   /** Every message reaches the renderer, the list and the notifier through here, and only once. */
   function receive(message: Message): void {
+    // The service tells the user they were removed from a group, or left it (on another device),
+    // only by this system message: the list is fetched again, without the group.
+    if (isAboutLeaving(message, session.me)) void refreshConversations().catch(() => undefined)
     if (conversations.get(message.conversationId) === undefined) {
       // A first message in a new chat, or in a group we were just added to: the list must learn
       // of the conversation itself, and counts its unread messages as it does.
@@ -416,4 +419,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       await push.stop()
     }
   }
+}
+
+/** A system message saying `me` was removed from its group or left it. */
+function isAboutLeaving(message: Message, me: Me | null): boolean {
+  const kind = message.event?.kind
+  return me !== null && message.system && (kind === 'removed' || kind === 'left') && message.aboutUserIds.includes(me.id)
 }

@@ -627,3 +627,26 @@ describe('Conversations: a timed mute ends on time', () => {
     expect(announced).toHaveLength(before)
   })
 })
+
+describe('Conversations: a group the user just changed', () => {
+  it('shows the new settings at once, takes a field away when told undefined, and leaves chats and unknown groups alone', async () => {
+    const service = serviceWith(GROUP, CHAT)
+    const { conversations, announced } = conversationsOver(service)
+    await conversations.refresh(ME.id)
+    const before = announced.length
+
+    const changed = conversations.updateGroup(GROUP, { name: 'Supper club', groupType: 'closed', deletionMode: ['admin'], joinRequestCount: 2 })
+    expect(changed).toMatchObject({ id: GROUP, name: 'Supper club', groupType: 'closed', deletionMode: ['admin'], joinRequestCount: 2 })
+    expect(conversations.get(GROUP)).toEqual(changed)
+    expect(announced).toHaveLength(before + 1)
+
+    const cleared = conversations.updateGroup(GROUP, { joinRequestCount: undefined })
+    expect(cleared).not.toHaveProperty('joinRequestCount')
+    expect(cleared).toMatchObject({ name: 'Supper club', groupType: 'closed' })
+
+    expect(conversations.updateGroup(CHAT, { name: 'Not a group' })).toBeUndefined()
+    expect(conversations.updateGroup('99', { name: 'Unknown' })).toBeUndefined()
+    expect(conversations.get(CHAT)?.name).not.toBe('Not a group')
+    expect(announced).toHaveLength(before + 2)
+  })
+})

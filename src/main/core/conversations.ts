@@ -14,6 +14,11 @@ export interface ConversationsDependencies {
   changed(conversations: Conversation[]): void
 }
 
+/** What `updateGroup` may change in a group's entry. */
+export type GroupEntryChanges = Partial<Pick<Conversation, 'name' | 'avatarUrl'>> & {
+  [K in 'groupType' | 'deletionMode' | 'myNickname' | 'myRole' | 'joinRequestCount']?: Conversation[K] | undefined
+}
+
 /** Beyond this many, the badge reads "100+" rather than costing more requests. */
 export const UNREAD_COUNT_CAP = 100
 
@@ -84,6 +89,22 @@ export class Conversations {
     this.#byId.set(conversationId, { ...conversation, mute })
     this.#announce()
     return this.get(conversationId)
+  }
+
+  /**
+   * A group's entry as the user just changed it: settings the service announces to nobody (§14.5),
+   * the user's own nickname, the requests still waiting. The list shows it at once; an `undefined`
+   * value takes that field away. Answers the entry, or undefined for a group not in the list.
+   */
+  updateGroup(groupId: ConversationId, changes: GroupEntryChanges): Conversation | undefined {
+    const conversation = this.#byId.get(groupId)
+    if (conversation?.kind !== 'group') return undefined
+    const given = Object.entries(changes).filter(([, value]) => value !== undefined)
+    const cleared = new Set(Object.keys(changes).filter((key) => changes[key as keyof GroupEntryChanges] === undefined))
+    const kept = Object.entries(conversation).filter(([key]) => !cleared.has(key))
+    this.#byId.set(groupId, Object.fromEntries([...kept, ...given]) as unknown as Conversation)
+    this.#announce()
+    return this.get(groupId)
   }
 
   /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */

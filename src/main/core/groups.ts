@@ -1,36 +1,343 @@
 // Groups the user creates, manages, joins and leaves, and their members (docs/protocol.md §7, §9).
-import type { InvokeHandlers } from '../../shared/ipc'
+// What the user asks for is checked here first and worded for them; the service still decides, and
+// each of its refusals is reworded for the action that met it. The list follows every change the
+// service announces to nobody (§14.5: settings, destroy, bans): created, joined and rejoined groups
+// come in, groups left or destroyed go, and settings show at once.
+import { randomUUID } from 'node:crypto'
+import type { Conversation, ConversationId } from '../../shared/domain'
+import { canManage, canSeeRoster, isOwner } from '../../shared/group-rules'
+import type { AddMembersResult, GroupDetails, JoinRequest, MemberCandidate } from '../../shared/groups'
+import type { ErrorCode, InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import type { FeatureContext } from './feature-context'
+import { errorCodeOf } from './failures'
+import { checkedCandidates, checkedChanges, checkedJoinAnswer, checkedNewGroup, checkedNickname, OwnRefusal, parseShareLink } from './group-input'
+import { PendingJoins } from './pending-joins'
+import type { AddedMember, GroupService } from './ports'
 
 type GroupChannel = Extract<keyof InvokeHandlers, `groups:${string}` | `members:${string}`>
 export type GroupHandlers = Pick<InvokeHandlers, GroupChannel>
 
-// FOUNDATION: being built (issue 9); every handler below is replaced by the real one.
-const notYet = async (): Promise<never> => {
-  throw new AppError('INTERNAL', 'Not built yet.')
+/** The user's words for a refusal, by the code the service's answer became. */
+type Refusals = Partial<Record<ErrorCode, string>>
+
+const GROUP_GONE = 'This group no longer exists, or you are no longer in it.'
+const NOT_A_MANAGER = 'Only the group’s managers can change its settings.'
+
+export const WORDS = {
+  notAShareLink: 'That is not a group share link. A share link ends in /join_group/ followed by the group and its code.',
+  unknownLink: 'This link does not lead to a group you can join. It may be mistyped, or the group stopped sharing it.',
+  removedFromGroup: 'You cannot join this group: you were removed from it.',
+  ownerLeaving: 'Transfer ownership to another member before you leave.',
+  notAManager: NOT_A_MANAGER,
+  banActiveMember: 'Only someone who has left the group can be banned. Remove a current member instead.',
+  addTooSlow: 'The service is taking too long to add these people. Check the member list in a moment.'
+} as const
+
+/** MB3 is asked again after these pauses while it is not ready, growing gently (ms). */
+const FIRST_RESULTS_PAUSE_MS = 250
+const LONGEST_RESULTS_PAUSE_MS = 2_000
+/** How long MB3 may stay not ready before the user is told (ms). */
+const RESULTS_PATIENCE_MS = 30_000
+
+export function groupHandlers(context: FeatureContext): GroupHandlers {
+  const { gateway, conversations } = context
+  const pendingJoins = new PendingJoins(context.preferences, () => context.me().id)
+
+  /**
+   * `work`, with the service's refusals in the user's words. A group the service no longer shows
+   * the user (NOT_FOUND) has gone, or they were put out of it: the list is fetched again so it
+   * does not linger there.
+   */
+  async function asked<T>(work: () => Promise<T>, refusals: Refusals = {}): Promise<T> {
+    context.me()
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof OwnRefusal) throw error
+      const code = errorCodeOf(error)
+      if (code === 'NOT_FOUND') void context.refreshConversations().catch(() => undefined)
+      const words = refusals[code] ?? (code === 'NOT_FOUND' ? GROUP_GONE : undefined)
+      if (words === undefined) throw error
+      throw new AppError(code, words, { cause: error })
+    }
+  }
+
+  /** The group as the list knows it, to keep off the service what it would refuse anyway. */
+  function listed(groupId: ConversationId): Conversation | undefined {
+    const conversation = conversations.get(groupId)
+    return conversation?.kind === 'group' ? conversation : undefined
+  }
+
+  /** Refuses before asking when the list already says the user does not manage the group. */
+  function requireManager(groupId: ConversationId, words: string): void {
+    const entry = listed(groupId)
+    if (entry?.myRole !== undefined && !canManage(entry.groupType ?? 'private', entry.myRole)) throw new OwnRefusal('FORBIDDEN', words)
+  }
+
+  function requireOwner(groupId: ConversationId, words: string): void {
+    const role = listed(groupId)?.myRole
+    if (role !== undefined && !isOwner(role)) throw new OwnRefusal('FORBIDDEN', words)
+  }
+
+  /** Fetches the list so a group the user just entered is in it, and answers its entry there. */
+  async function enteredGroup(conversation: Conversation): Promise<Conversation> {
+    pendingJoins.forget(conversation.id)
+    await context.refreshConversations().catch(() => undefined)
+    return conversations.get(conversation.id) ?? conversation
+  }
+
+  async function leftGroup(): Promise<void> {
+    await context.refreshConversations().catch(() => undefined)
+  }
+
+  /** The list's entry after a change of settings, role or roster the service tells nobody of (§14.5). */
+  async function showInList(details: GroupDetails): Promise<void> {
+    if (listed(details.id) === undefined) return
+    const manages = canManage(details.type, details.myRole)
+    const joinRequestCount = details.requiresApproval && manages ? await countJoinRequests(details.id) : undefined
+    conversations.updateGroup(details.id, {
+      name: details.name,
+      avatarUrl: details.imageUrl,
+      groupType: details.type,
+      deletionMode: details.deletionMode,
+      myRole: details.myRole,
+      myNickname: details.members.find((member) => member.membershipId === details.myMembershipId)?.nickname,
+      joinRequestCount
+    })
+  }
+
+  /** MB5's count for the badge; what the list showed stays when it cannot be read. */
+  async function countJoinRequests(groupId: ConversationId): Promise<number | undefined> {
+    try {
+      return (await gateway.joinRequests(groupId)).length
+    } catch (error) {
+      context.log.warn(`could not count the requests to join ${groupId}`, error)
+      return listed(groupId)?.joinRequestCount
+    }
+  }
+
+  return {
+    'groups:create': ({ group }) =>
+      asked(
+        async () => enteredGroup(await gateway.createGroup(checkedNewGroup(group))),
+        {
+          VALIDATION: 'The service did not accept this group. Check its name, description and picture.',
+          FORBIDDEN: 'This copy of the app could not verify itself to the service, which creates groups only for verified apps.'
+        }
+      ),
+
+    'groups:get': ({ groupId }) => asked(() => gateway.groupDetails(groupId)),
+
+    'groups:update': ({ groupId, changes }) =>
+      asked(
+        async () => {
+          const checked = checkedChanges(changes)
+          requireManager(groupId, NOT_A_MANAGER)
+          const details = await gateway.updateGroup(groupId, checked)
+          await showInList(details)
+          return details
+        },
+        { FORBIDDEN: NOT_A_MANAGER, VALIDATION: 'The service did not accept these settings, so nothing was changed.' }
+      ),
+
+    'groups:destroy': ({ groupId }) =>
+      asked(
+        async () => {
+          requireOwner(groupId, 'Only the group’s owner can delete it.')
+          await gateway.destroyGroup(groupId)
+          await leftGroup()
+          return null
+        },
+        { FORBIDDEN: 'Only the group’s owner can delete it.' }
+      ),
+
+    'groups:transferOwnership': ({ groupId, userId }) =>
+      asked(
+        async () => {
+          requireOwner(groupId, 'Only the group’s owner can hand it to someone else.')
+          const before = await gateway.groupDetails(groupId)
+          if (!before.members.some((member) => member.userId === userId)) {
+            throw new OwnRefusal('VALIDATION', 'Choose a member of the group to hand it to.')
+          }
+          if (before.ownerId === userId) throw new OwnRefusal('CONFLICT', 'They already own this group.')
+          await gateway.transferOwnership(groupId, userId)
+          const after = await gateway.groupDetails(groupId)
+          await showInList(after)
+          return after
+        },
+        { FORBIDDEN: 'Only the group’s owner can hand it to someone else.', CONFLICT: 'They already own this group.' }
+      ),
+
+    'groups:leave': ({ groupId }) =>
+      asked(async () => {
+        const details = await gateway.groupDetails(groupId)
+        if (isOwner(details.myRole)) throw new OwnRefusal('FORBIDDEN', WORDS.ownerLeaving)
+        await gateway.removeMember(groupId, details.myMembershipId)
+        await leftGroup()
+        return null
+      }),
+
+    'groups:former': () => asked(() => gateway.formerGroups()),
+
+    'groups:rejoin': ({ groupId }) =>
+      asked(
+        async () => {
+          try {
+            return await enteredGroup(await gateway.rejoinGroup(groupId))
+          } catch (error) {
+            // 400: already back in (from another device, say), which is what the user wanted.
+            if (errorCodeOf(error) !== 'VALIDATION') throw error
+            await leftGroup()
+            const listedNow = listed(groupId)
+            if (listedNow === undefined) throw error
+            return listedNow
+          }
+        },
+        {
+          NOT_FOUND: 'You can rejoin only a group you left, and this one no longer exists or never had you.',
+          FORBIDDEN: 'You cannot rejoin this group: you were removed from it.'
+        }
+      ),
+
+    'groups:join': ({ link, answer }) =>
+      asked(
+        async () => {
+          const shareLink = parseShareLink(link)
+          if (shareLink === null) throw new OwnRefusal('VALIDATION', WORDS.notAShareLink)
+          const outcome = await gateway.joinGroup(shareLink.groupId, shareLink.token, checkedJoinAnswer(answer))
+          if (outcome.status === 'joined') return { status: 'joined' as const, conversation: await enteredGroup(outcome.conversation) }
+          const request = { groupId: shareLink.groupId, link: link.trim(), question: outcome.question, answer: outcome.answer, requestedAt: outcome.requestedAt }
+          pendingJoins.remember(request)
+          return { status: 'pending' as const, request }
+        },
+        { NOT_FOUND: WORDS.unknownLink, FORBIDDEN: WORDS.removedFromGroup }
+      ),
+
+    'groups:pendingJoins': async () => {
+      context.me()
+      return pendingJoins.list((groupId) => listed(groupId) !== undefined)
+    },
+
+    'groups:forgetPendingJoin': async ({ groupId }) => {
+      context.me()
+      pendingJoins.forget(groupId)
+      return pendingJoins.list((id) => listed(id) !== undefined)
+    },
+
+    'members:former': ({ groupId }) =>
+      asked(
+        async () => {
+          const role = listed(groupId)?.myRole
+          if (role !== undefined && !canSeeRoster(role)) throw new OwnRefusal('FORBIDDEN', 'Only the group’s admins and owner can see who left.')
+          return gateway.formerMembers(groupId)
+        },
+        { FORBIDDEN: 'Only the group’s admins and owner can see who left.' }
+      ),
+
+    'members:add': ({ groupId, candidates }) =>
+      asked(
+        async () => {
+          const checked = checkedCandidates(candidates)
+          requireManager(groupId, 'Only the group’s managers can add people to it.')
+          return addMembers(gateway, groupId, checked)
+        },
+        { FORBIDDEN: 'Only the group’s managers can add people to it.', VALIDATION: 'The service did not accept this list of people.' }
+      ),
+
+    'members:remove': ({ groupId, membershipId }) =>
+      asked(
+        async () => {
+          requireManager(groupId, 'Only the group’s managers can remove members.')
+          const before = await gateway.groupDetails(groupId)
+          if (membershipId === before.myMembershipId) throw new OwnRefusal('VALIDATION', 'To remove yourself, leave the group.')
+          const target = before.members.find((member) => member.membershipId === membershipId)
+          if (target?.role === 'owner') throw new OwnRefusal('FORBIDDEN', 'The group’s owner cannot be removed.')
+          await gateway.removeMember(groupId, membershipId)
+          return gateway.groupDetails(groupId)
+        },
+        { FORBIDDEN: 'Only the group’s managers can remove members.', NOT_FOUND: 'They are no longer a member of this group.' }
+      ),
+
+    'members:ban': ({ groupId, membershipId }) =>
+      asked(
+        async () => {
+          requireManager(groupId, 'Only the group’s managers can ban.')
+          await gateway.banMember(groupId, membershipId)
+          // Who left and who is banned is MB1's to say, which answers admins and the owner only.
+          const role = listed(groupId)?.myRole
+          return role === undefined || canSeeRoster(role) ? gateway.formerMembers(groupId) : []
+        },
+        { FORBIDDEN: 'Only the group’s managers can ban.', VALIDATION: WORDS.banActiveMember }
+      ),
+
+    'members:setRole': ({ groupId, membershipId, role }) =>
+      asked(
+        async () => {
+          requireOwner(groupId, 'Only the group’s owner can make or remove admins.')
+          await gateway.setMemberRole(groupId, membershipId, role)
+          return gateway.groupDetails(groupId)
+        },
+        {
+          FORBIDDEN: 'Only the group’s owner can make or remove admins.',
+          VALIDATION: 'The owner’s role cannot be changed.',
+          NOT_FOUND: 'They are no longer a member of this group.'
+        }
+      ),
+
+    'members:setNickname': ({ groupId, nickname }) =>
+      asked(async () => {
+        await gateway.setNickname(groupId, checkedNickname(nickname))
+        const details = await gateway.groupDetails(groupId)
+        await showInList(details)
+        return details
+      }),
+
+    'members:joinRequests': ({ groupId }) => asked(() => gateway.joinRequests(groupId)),
+
+    'members:decide': ({ groupId, membershipId, approve }) =>
+      asked(
+        async () => {
+          requireManager(groupId, 'Only the group’s managers can answer requests to join.')
+          try {
+            await gateway.decideJoinRequest(groupId, membershipId, approve)
+          } catch (error) {
+            // Not pending any more: another manager answered it first. The list below shows what is left.
+            if (errorCodeOf(error) !== 'NOT_FOUND') throw error
+          }
+          const waiting: JoinRequest[] = await gateway.joinRequests(groupId)
+          if (listed(groupId) !== undefined) conversations.updateGroup(groupId, { joinRequestCount: waiting.length })
+          return waiting
+        },
+        { FORBIDDEN: 'Only the group’s managers can answer requests to join.' }
+      )
+  }
 }
 
-export function groupHandlers(_context: FeatureContext): GroupHandlers {
+/**
+ * MB2, then MB3 until the service has finished adding: who was added, and the nickname of each
+ * candidate it left out (unknown, already in, banned or blocking the user), told apart by `guid`.
+ */
+async function addMembers(service: GroupService, groupId: ConversationId, candidates: MemberCandidate[]): Promise<AddMembersResult> {
+  const sent = candidates.map((candidate) => ({ ...candidate, guid: randomUUID().toUpperCase() }))
+  const resultsId = await service.addMembers(groupId, sent)
+  const added = await addedWhenReady(service, groupId, resultsId)
+  const addedGuids = new Set(added.map((entry) => entry.guid))
   return {
-    'groups:create': notYet,
-    'groups:get': notYet,
-    'groups:update': notYet,
-    'groups:destroy': notYet,
-    'groups:transferOwnership': notYet,
-    'groups:leave': notYet,
-    'groups:former': notYet,
-    'groups:rejoin': notYet,
-    'groups:join': notYet,
-    'groups:pendingJoins': notYet,
-    'groups:forgetPendingJoin': notYet,
-    'members:former': notYet,
-    'members:add': notYet,
-    'members:remove': notYet,
-    'members:ban': notYet,
-    'members:setRole': notYet,
-    'members:setNickname': notYet,
-    'members:joinRequests': notYet,
-    'members:decide': notYet
+    added: added.map((entry) => entry.member),
+    notAdded: sent.filter((candidate) => !addedGuids.has(candidate.guid)).map((candidate) => candidate.nickname)
+  }
+}
+
+async function addedWhenReady(service: GroupService, groupId: ConversationId, resultsId: string): Promise<AddedMember[]> {
+  let waited = 0
+  let pause = FIRST_RESULTS_PAUSE_MS
+  for (;;) {
+    const added = await service.addedMembers(groupId, resultsId)
+    if (added !== null) return added
+    if (waited >= RESULTS_PATIENCE_MS) throw new OwnRefusal('NETWORK', WORDS.addTooSlow)
+    await new Promise((resolve) => setTimeout(resolve, pause))
+    waited += pause
+    pause = Math.min(Math.round(pause * 1.5), LONGEST_RESULTS_PAUSE_MS)
   }
 }
