@@ -54,7 +54,8 @@ describe('Members: what each role is offered', () => {
     const dialog = await openMembers(withGroup(groupDetails('closed', 'user')))
     const items = within(within(dialog).getByRole('list', { name: 'Members' })).getAllByRole('listitem')
     expect(items).toHaveLength(4)
-    expect(items[0]).toHaveTextContent('Ada (you)')
+    // The name leads each item's text: the initials drawn before it come after it in the markup.
+    expect(items[0]?.textContent).toMatch(/^\s*Ada \(you\)/)
     expect(items[0]).toHaveTextContent('Ada Lovelace')
     expect(items[1]).toHaveTextContent('Grace')
     expect(items[1]).toHaveTextContent('Grace Hopper')
