@@ -6,7 +6,11 @@ import type { FormerGroup, FormerMember, GroupDetails, JoinRequest, Member } fro
 
 /** The group as its settings dialog and members panel show it to `meId`; null when `meId` is not among its members. */
 export function toGroupDetails(wire: WireGroupDetails, meId: string): GroupDetails | null {
-  const members = wire.members.map(toMember)
+  // §2.6: the owner is whoever `creator_user_id` names, whatever roles an older payload lists.
+  const members = wire.members.map((entry) => {
+    const member = toMember(entry)
+    return member.userId === wire.creator_user_id ? { ...member, role: 'owner' as const } : member
+  })
   const me = members.find((member) => member.userId === meId)
   if (me === undefined) return null
   const requiresApproval = wire.requires_approval === true
