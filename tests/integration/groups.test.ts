@@ -387,9 +387,13 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
     expect(await alanApp.call('groups:former', {})).toEqual([])
   })
 
-  it('the owner deletes the group: it leaves their list; the service tells nobody else, whose list drops it at the next group call', async () => {
+  it('the owner deletes the group: it leaves their list; the service tells nobody else, whose list drops it at the next call on it', async () => {
     const service = await serviceFor()
     const { graceApp, alanApp, groupId } = await graceAndAlanInAGroup(service)
+    const bea = await service.createUser({ name: 'Bea' })
+    const beaApp = await signedIn(service, bea)
+    await graceApp.call('members:add', { groupId, candidates: [{ nickname: 'Bea', userId: bea.id }] })
+    await listUntil(beaApp, (list) => entry(list, groupId) !== undefined, 'Bea has the group')
 
     expect(await graceApp.call('groups:destroy', { groupId })).toBeNull()
     expect(entry(await graceApp.call('conversations:list', {}), groupId)).toBeUndefined()
@@ -400,6 +404,11 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
       message: 'This group no longer exists, or you are no longer in it.'
     })
     await listUntil(alanApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Alan’s list')
+
+    // Opening it (its history answers 404) does the same.
+    expect(entry(await beaApp.call('conversations:list', {}), groupId)).toBeDefined()
+    expect(await refusal(beaApp.call('conversations:open', { conversationId: groupId }))).toMatchObject({ code: 'NOT_FOUND' })
+    await listUntil(beaApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Bea’s list')
   })
 })
 

@@ -7,6 +7,7 @@ import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
+import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
 import { groupHandlers } from './groups'
 import { MessageActions } from './message-actions'
@@ -319,7 +320,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       if (openConversationId !== null && openConversationId !== conversationId) push.unfollow(openConversationId)
       openConversationId = conversationId
       push.follow(conversationId)
-      const page = await timelines.load(conversationId)
+      const page = await timelines.load(conversationId).catch((error: unknown) => {
+        // A group deleted by its owner, or one the user was put out of, is announced to nobody
+        // (docs/protocol.md §14.5): its history answering 404 is how the list learns it is gone.
+        if (conversation.kind === 'group' && errorCodeOf(error) === 'NOT_FOUND') void refreshConversations().catch(() => undefined)
+        throw error
+      })
       const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages)
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })
