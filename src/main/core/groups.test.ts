@@ -1,0 +1,91 @@
+// How `members:add` waits for MB3: asked again with growing pauses while the service is still
+// adding, and a clear error once it has kept the user waiting 30 s. The service's own answers are
+// pinned against the real one in tests/integration/groups.test.ts; here a stand-in that is never
+// ready lets the clock run out without a test that waits half a minute.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { MemoryPreferences, quietLog } from '../../../tests/support/memory-platform'
+import type { Member } from '../../shared/groups'
+import type { Conversations } from './conversations'
+import type { FeatureContext } from './feature-context'
+import { groupHandlers, WORDS } from './groups'
+import type { AddedMember, GroupService, ServiceGateway } from './ports'
+
+const ME = { id: '1', name: 'Ada', avatarUrl: null }
+
+const alan: Member = { membershipId: '20', userId: '7', nickname: 'Alan', name: 'Alan', avatarUrl: null, role: 'user', muted: false }
+
+/** MB2 and MB3 only: MB3 answers "not ready" `notReadyFor` times, then adds whoever has user id 7. */
+class SlowRoster implements Pick<GroupService, 'addMembers' | 'addedMembers'> {
+  readonly asked: number[] = []
+  #sent: { guid: string; userId?: string }[] = []
+
+  constructor(private readonly notReadyFor: number) {}
+
+  async addMembers(_groupId: string, candidates: Parameters<GroupService['addMembers']>[1]): Promise<string> {
+    this.#sent = candidates.map((candidate) => ({ guid: candidate.guid, ...('userId' in candidate ? { userId: candidate.userId } : {}) }))
+    return 'results-1'
+  }
+
+  async addedMembers(): Promise<AddedMember[] | null> {
+    this.asked.push(Date.now())
+    if (this.asked.length <= this.notReadyFor) return null
+    return this.#sent.filter((item) => item.userId === '7').map((item) => ({ guid: item.guid, member: alan }))
+  }
+}
+
+function handlersOver(roster: SlowRoster): ReturnType<typeof groupHandlers> {
+  const context: FeatureContext = {
+    // Only MB2 and MB3 are reached by `members:add` on a group the list does not know.
+    gateway: roster as unknown as ServiceGateway,
+    conversations: { get: () => undefined } as unknown as Conversations,
+    preferences: new MemoryPreferences(),
+    events: { emit: () => undefined },
+    log: quietLog,
+    me: () => ME,
+    refreshConversations: async () => [],
+    now: Date.now
+  }
+  return groupHandlers(context)
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 })
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('members:add', () => {
+  it('asks MB3 again with gently growing pauses until the service has finished, and names who was left out', async () => {
+    const roster = new SlowRoster(4)
+    const adding = handlersOver(roster)['members:add']({
+      groupId: '42',
+      candidates: [
+        { nickname: 'Alan', userId: '7' },
+        { nickname: 'Ghost', email: 'nobody@example.test' }
+      ]
+    })
+    await vi.runAllTimersAsync()
+    expect(await adding).toEqual({ added: [alan], notAdded: ['Ghost'] })
+    const pauses = roster.asked.slice(1).map((at, index) => at - (roster.asked[index] ?? 0))
+    expect(pauses).toEqual([250, 375, 563, 845])
+  })
+
+  it('gives up with a clear error once the service has kept the user waiting 30 s', async () => {
+    const roster = new SlowRoster(Number.POSITIVE_INFINITY)
+    const adding = handlersOver(roster)['members:add']({ groupId: '42', candidates: [{ nickname: 'Alan', userId: '7' }] })
+    const outcome = adding.then(
+      () => null,
+      (error: unknown) => error
+    )
+    await vi.advanceTimersByTimeAsync(29_000)
+    expect(roster.asked.length).toBeGreaterThan(10)
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(await outcome).toMatchObject({ code: 'NETWORK', message: WORDS.addTooSlow })
+    // No pause was longer than two seconds, and the last question came after 30 s of waiting.
+    const pauses = roster.asked.slice(1).map((at, index) => at - (roster.asked[index] ?? 0))
+    expect(Math.max(...pauses)).toBe(2_000)
+    expect(roster.asked.at(-1)).toBeGreaterThanOrEqual(30_000)
+  })
+})
