@@ -161,6 +161,9 @@ describe('group settings (G6)', () => {
 
     // Alan reads the settings (G4) but, an ordinary member of a closed group, may not change them.
     expect(await alanApp.call('groups:get', { groupId })).toMatchObject({ name: 'Supper club', type: 'closed', myRole: 'user' })
+    // Nobody is told of settings (§14.5): Alan's list catches up as he reads the group.
+    expect(entry(await alanApp.call('conversations:list', {}), groupId)).toMatchObject({ name: 'Supper club', groupType: 'closed' })
+    expect(entry(await alanApp.call('conversations:list', {}), groupId)).not.toHaveProperty('joinRequestCount')
     await alanApp.call('members:setNickname', { groupId, nickname: 'Al' })
     expect(await refusal(alanApp.call('groups:update', { groupId, changes: { name: 'Alan’s club' } }))).toEqual({
       code: 'FORBIDDEN',

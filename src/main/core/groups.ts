@@ -87,7 +87,8 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
     return conversations.get(conversation.id) ?? conversation
   }
 
-  async function leftGroup(): Promise<void> {
+  /** Fetches the list again, so a group the user is out of leaves it; a failure leaves it as it was. */
+  async function refetchList(): Promise<void> {
     await context.refreshConversations().catch(() => undefined)
   }
 
@@ -127,7 +128,13 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
         }
       ),
 
-    'groups:get': ({ groupId }) => asked(() => gateway.groupDetails(groupId)),
+    'groups:get': ({ groupId }) =>
+      asked(async () => {
+        const details = await gateway.groupDetails(groupId)
+        // Roles and types change unannounced (§14.5): reading the group is a chance to catch up.
+        await showInList(details)
+        return details
+      }),
 
     'groups:update': ({ groupId, changes }) =>
       asked(
@@ -146,7 +153,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
         async () => {
           requireOwner(groupId, 'Only the group’s owner can delete it.')
           await gateway.destroyGroup(groupId)
-          await leftGroup()
+          await refetchList()
           return null
         },
         { FORBIDDEN: 'Only the group’s owner can delete it.' }
@@ -174,7 +181,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
         const details = await gateway.groupDetails(groupId)
         if (isOwner(details.myRole)) throw new OwnRefusal('FORBIDDEN', WORDS.ownerLeaving)
         await gateway.removeMember(groupId, details.myMembershipId)
-        await leftGroup()
+        await refetchList()
         return null
       }),
 
@@ -188,7 +195,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
           } catch (error) {
             // 400: already back in (from another device, say), which is what the user wanted.
             if (errorCodeOf(error) !== 'VALIDATION') throw error
-            await leftGroup()
+            await refetchList()
             const listedNow = listed(groupId)
             if (listedNow === undefined) throw error
             return listedNow
