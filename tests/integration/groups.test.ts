@@ -305,7 +305,7 @@ describe('members (MB2–MB4, MB8, MB9) and ownership (G10)', () => {
     expect(await alanApp.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: alan.id } })
   })
 
-  it('MB1 and MB6 refused with 401 leave the token alone at the gateway too', async () => {
+  it('MB1 and MB6 refused with 401 leave the token alone at the gateway too, and G10 reads its item status as a refusal', async () => {
     const service = await serviceFor()
     const grace = await service.signUp({ name: 'Grace' })
     const alan = await service.signUp({ name: 'Alan' })
@@ -341,6 +341,8 @@ describe('members (MB2–MB4, MB8, MB9) and ownership (G10)', () => {
     connection.attach(owner)
     await expect(connection.gateway.formerMembers(String(group.id))).rejects.toMatchObject({ code: 'FORBIDDEN' })
     await expect(connection.gateway.decideJoinRequest(String(group.id), requestId, true)).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    // G10 answers 200 with a refusal inside: read as one.
+    await expect(connection.gateway.transferOwnership(String(group.id), bea.id)).rejects.toMatchObject({ code: 'FORBIDDEN' })
     expect(refusedTokens).toBe(0)
   })
 })
@@ -425,6 +427,10 @@ describe('joining through a share link (G8) and requests to join (MB5, MB6)', ()
     const created = await graceApp.call('groups:create', { group: { name: 'Open house', description: '', imageUrl: null, share: true } })
     const link = (await graceApp.call('groups:get', { groupId: created.id })).shareUrl ?? ''
 
+    expect(await refusal(beaApp.call('groups:rejoin', { groupId: created.id }))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'You can rejoin only a group you left, and this one no longer exists or never had you.'
+    })
     expect(await refusal(beaApp.call('groups:join', { link: 'see you at lunch', answer: null }))).toEqual({
       code: 'VALIDATION',
       message: WORDS.notAShareLink
@@ -474,6 +480,8 @@ describe('joining through a share link (G8) and requests to join (MB5, MB6)', ()
     const [beaRequest, cyRequest] = requests
     const left = await graceApp.call('members:decide', { groupId: created.id, membershipId: beaRequest?.membershipId ?? '', approve: true })
     expect(left.map((request) => request.userId)).toEqual([cy.id])
+    // Answered already (by another manager, say): what still waits is shown, with no error.
+    expect(await graceApp.call('members:decide', { groupId: created.id, membershipId: beaRequest?.membershipId ?? '', approve: false })).toEqual(left)
     expect(entry(await graceApp.call('conversations:list', {}), created.id)).toMatchObject({ joinRequestCount: 1 })
     await listUntil(beaApp, (list) => entry(list, created.id) !== undefined, 'the approved group reached Bea live')
     expect(await beaApp.call('groups:pendingJoins', {})).toEqual([])
