@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import type { Conversation, GroupRole, GroupType } from '../../../../shared/domain'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
+import { groupDetails } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'
 
 function group(groupType: GroupType, myRole: GroupRole, overrides: Partial<Conversation> = {}): Conversation {
@@ -53,6 +54,24 @@ describe('the composer and group rules', () => {
     expect(screen.getByRole('note')).toBeInTheDocument()
   })
 
+  it('reads the group afresh on opening, since nobody is told of a change of type', async () => {
+    const fake = opening(group('closed', 'user')).returns('groups:get', groupDetails('announcement', 'user'))
+    await open(fake)
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull())
+    expect(screen.getByRole('note')).toHaveTextContent('Only admins can write in this announcement group.')
+    expect(fake.callsTo('groups:get')).toEqual([{ groupId: 'g1' }])
+  })
+
+  it('reads the group again when the list says its type changed, and gives the composer back', async () => {
+    const fake = opening(group('announcement', 'user')).returns('groups:get', groupDetails('announcement', 'user'))
+    await open(fake)
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull())
+    fake.returns('groups:get', groupDetails('closed', 'user'))
+    fake.emit('conversations:changed', [group('closed', 'user')])
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    expect(fake.callsTo('groups:get')).toHaveLength(2)
+  })
+
   it('offers Group settings and Members in a group’s header', async () => {
     await open(opening(group('closed', 'user')))
     const header = screen.getByRole('heading', { name: 'Book club' }).closest('header') as HTMLElement
@@ -77,5 +96,23 @@ describe('the join requests badge', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: /Book club/ })).toHaveAccessibleName(expect.stringContaining('1 join request')))
     fake.emit('conversations:changed', [group('closed', 'admin', { joinRequestCount: 0 })])
     await waitFor(() => expect(screen.getByRole('button', { name: /Book club/ })).not.toHaveAccessibleName(expect.stringContaining('join request')))
+  })
+})
+
+describe('reading the group', () => {
+  it('settles when each read of the group brings a new list that changes nothing (main sends one after every read)', async () => {
+    const listed = group('closed', 'admin')
+    const fake = opening(listed).returns('members:joinRequests', []).returns('members:former', [])
+    fake.handle('groups:get', () => {
+      fake.emit('conversations:changed', [{ ...listed }])
+      return { ok: true, value: groupDetails('closed', 'admin') }
+    })
+    await open(fake)
+    await fireEvent.click(screen.getByRole('button', { name: 'Members' }))
+    const members = screen.getByRole('dialog', { name: 'Members' })
+    expect(await within(members).findByRole('list', { name: 'Members' })).toBeInTheDocument()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Once on opening the group, once on opening Members.
+    expect(fake.callsTo('groups:get')).toHaveLength(2)
   })
 })

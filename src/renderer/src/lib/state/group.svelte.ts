@@ -36,21 +36,26 @@ export class GroupModel {
 
   /** Loads the details, then what the user's role lets them see besides. */
   async load(): Promise<void> {
+    if (await this.loadDetails()) await Promise.all([this.#loadJoinRequests(), this.#loadFormerMembers()])
+  }
+
+  /** G4 alone; resolves whether the details are in. */
+  async loadDetails(): Promise<boolean> {
     if (this.details === null) this.status = 'loading'
     this.loadError = null
     const version = ++this.#version
     try {
       const details = await call('groups:get', { groupId: this.groupId })
-      if (version !== this.#version) return
+      if (version !== this.#version) return false
       this.details = details
       this.status = 'ready'
+      return true
     } catch (error) {
-      if (version !== this.#version) return
+      if (version !== this.#version) return false
       this.status = 'error'
       this.loadError = messageOf(error)
-      return
+      return false
     }
-    await Promise.all([this.#loadJoinRequests(), this.#loadFormerMembers()])
   }
 
   /** G6; resolves whether the service took the changes. */
