@@ -1,0 +1,278 @@
+// The sidebar's New message and Contacts, through the whole renderer against a fake main.
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Contact, Person, Profile } from '../../../../shared/people'
+import { conversation, FakeApi, me } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+const grace: Person = { id: 'u2', name: 'Grace Hopper', avatarUrl: null }
+const rene: Person = { id: 'u3', name: 'René Descartes', avatarUrl: null }
+const chat = conversation({ id: 'u1+u3', kind: 'dm', name: 'René Descartes' })
+const bookClub = conversation({ id: 'g1', name: 'Book club' })
+const MY_LINK = 'http://127.0.0.1:8080/contact/1/SeCrEt'
+
+function contact(person: Person, overrides: Partial<Contact> = {}): Contact {
+  return { ...person, blocked: false, source: 'link', ...overrides }
+}
+
+function profileOf(person: Person): Profile {
+  return { ...person, bio: '', canMessage: true, isContact: true, blockedByMe: false, sharedGroups: [] }
+}
+
+function signedIn(): FakeApi {
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [bookClub])
+    .returns('people:candidates', [grace, rene])
+    .returns('contacts:list', [contact(rene), contact(grace, { blocked: true })])
+    .returns('contacts:myLink', { url: MY_LINK })
+    .handle('people:profile', ({ userId }) => ({ ok: true, value: profileOf(userId === 'u3' ? rene : grace) }))
+    .handle('conversations:open', ({ conversationId }) => ({
+      ok: true,
+      value: { conversation: conversationId === chat.id ? chat : bookClub, messages: [], hasOlder: false, pending: [] }
+    }))
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('New message', () => {
+  async function openNewMessage(fake: FakeApi): Promise<HTMLElement> {
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: 'New message' }))
+    return screen.getByRole('dialog', { name: 'New message' })
+  }
+
+  it('starts a chat with someone picked in To, and opens it though it is not listed yet', async () => {
+    const fake = signedIn().returns('chats:start', chat)
+    const dialog = await openNewMessage(fake)
+    const to = within(dialog).getByRole('combobox', { name: 'To' })
+    await waitFor(() => expect(fake.callsTo('people:candidates')).toHaveLength(1))
+    await fireEvent.input(to, { target: { value: 'rene' } })
+    await fireEvent.click(within(dialog).getByRole('option', { name: 'René Descartes' }))
+    expect(to).toHaveValue('René Descartes')
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }))
+
+    await waitFor(() => expect(fake.callsTo('chats:start')).toEqual([{ userId: 'u3' }]))
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New message' })).not.toBeInTheDocument())
+    expect(await screen.findByRole('heading', { name: 'René Descartes', level: 2 })).toBeInTheDocument()
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    // Not in the list until its first message: the list still has only Book club.
+    expect(within(screen.getByRole('list', { name: 'Conversations' })).getAllByRole('listitem')).toHaveLength(1)
+  })
+
+  it('picks by keyboard alone', async () => {
+    const fake = signedIn().returns('chats:start', chat)
+    const dialog = await openNewMessage(fake)
+    const to = within(dialog).getByRole('combobox', { name: 'To' })
+    await waitFor(() => expect(fake.callsTo('people:candidates')).toHaveLength(1))
+    await fireEvent.input(to, { target: { value: 'r' } })
+    await fireEvent.keyDown(to, { key: 'ArrowDown' })
+    await fireEvent.keyDown(to, { key: 'ArrowDown' })
+    await fireEvent.keyDown(to, { key: 'Enter' })
+    expect(to).toHaveValue('René Descartes')
+    await fireEvent.submit(to.closest('form') as HTMLFormElement)
+    await waitFor(() => expect(fake.callsTo('chats:start')).toEqual([{ userId: 'u3' }]))
+  })
+
+  it('asks for someone from the list when nobody was picked, or the name was changed after', async () => {
+    const fake = signedIn().returns('chats:start', chat)
+    const dialog = await openNewMessage(fake)
+    const to = within(dialog).getByRole('combobox', { name: 'To' })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Choose someone from the list first.')
+
+    await fireEvent.input(to, { target: { value: 'grace' } })
+    await fireEvent.keyDown(to, { key: 'Enter' })
+    await fireEvent.input(to, { target: { value: 'Grace H' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Choose someone from the list first.')
+    expect(fake.callsTo('chats:start')).toEqual([])
+  })
+
+  it('says why the chat could not be started, and keeps the choice', async () => {
+    const fake = signedIn().fails('chats:start', 'FORBIDDEN', 'René Descartes is not accepting messages from you.')
+    const dialog = await openNewMessage(fake)
+    const to = within(dialog).getByRole('combobox', { name: 'To' })
+    await fireEvent.input(to, { target: { value: 'rene' } })
+    await fireEvent.keyDown(to, { key: 'Enter' })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('René Descartes is not accepting messages from you.')
+    expect(to).toHaveValue('René Descartes')
+  })
+
+  it('says when the people to write to could not be loaded, and tries again', async () => {
+    const fake = signedIn().fails('people:candidates', 'NETWORK', 'The service cannot be reached.')
+    const dialog = await openNewMessage(fake)
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The service cannot be reached.')
+    fake.returns('people:candidates', [grace])
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }))
+    await fireEvent.input(within(dialog).getByRole('combobox', { name: 'To' }), { target: { value: 'gr' } })
+    expect(await within(dialog).findByRole('option', { name: 'Grace Hopper' })).toBeInTheDocument()
+  })
+})
+
+describe('Contacts', () => {
+  async function openContacts(fake: FakeApi): Promise<HTMLElement> {
+    await startApp(fake)
+    const button = await screen.findByRole('button', { name: 'Contacts' })
+    await fireEvent.click(button)
+    expect(button).toHaveAttribute('aria-expanded', 'true')
+    return screen.getByRole('region', { name: 'Contacts' })
+  }
+
+  function names(region: HTMLElement): (string | undefined)[] {
+    return within(within(region).getByRole('list', { name: 'Your contacts' }))
+      .getAllByRole('listitem')
+      .map((item) => within(item).getAllByRole('button')[0]?.textContent?.trim())
+  }
+
+  it('lists the contacts by name, searchable whatever the accents, and closes with Escape', async () => {
+    const region = await openContacts(signedIn())
+    await waitFor(() => expect(names(region)).toEqual(['GH Grace Hopper', 'RD René Descartes']))
+    expect(within(region).getByText('Blocked')).toBeInTheDocument()
+
+    const search = within(region).getByRole('searchbox', { name: 'Search contacts' })
+    await fireEvent.input(search, { target: { value: 'RENE' } })
+    expect(names(region)).toEqual(['RD René Descartes'])
+    await fireEvent.input(search, { target: { value: 'zzz' } })
+    expect(within(region).getByText('No contact matches “zzz”.')).toHaveAttribute('role', 'status')
+
+    await fireEvent.keyDown(search, { key: 'Escape' })
+    expect(screen.queryByRole('region', { name: 'Contacts' })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Contacts' })).toHaveFocus()
+  })
+
+  it('opens a contact’s profile', async () => {
+    const region = await openContacts(signedIn())
+    await fireEvent.click(await within(region).findByRole('button', { name: 'René Descartes' }))
+    expect(await screen.findByRole('dialog', { name: 'René Descartes' })).toBeInTheDocument()
+  })
+
+  it('removes a contact after asking, and says why when that is refused', async () => {
+    const fake = signedIn().returns('contacts:remove', null)
+    const region = await openContacts(fake)
+    await fireEvent.click(await within(region).findByRole('button', { name: 'Remove René Descartes' }))
+    await fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Remove René Descartes from your contacts?' })).getByRole('button', { name: 'Remove' }))
+    await waitFor(() => expect(within(region).queryByRole('button', { name: 'René Descartes' })).not.toBeInTheDocument())
+    expect(fake.callsTo('contacts:remove')).toEqual([{ userId: 'u3' }])
+
+    fake.fails('contacts:remove', 'NOT_FOUND', 'They are not in your contacts.')
+    await fireEvent.click(within(region).getByRole('button', { name: 'Remove Grace Hopper' }))
+    await fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Remove Grace Hopper from your contacts?' })).getByRole('button', { name: 'Remove' }))
+    expect(await within(region).findByRole('alert')).toHaveTextContent('They are not in your contacts.')
+    expect(within(region).getByRole('button', { name: 'Grace Hopper' })).toBeInTheDocument()
+  })
+
+  it('says when the contacts could not be loaded, and tries again', async () => {
+    const fake = signedIn().fails('contacts:list', 'NETWORK', 'The service cannot be reached.')
+    const region = await openContacts(fake)
+    expect(await within(region).findByRole('alert')).toHaveTextContent('The contacts could not be loaded. The service cannot be reached.')
+    fake.returns('contacts:list', [contact(grace)])
+    await fireEvent.click(within(region).getByRole('button', { name: 'Try again' }))
+    expect(await within(region).findByRole('button', { name: 'Grace Hopper' })).toBeInTheDocument()
+  })
+
+  it('adds a contact from a pasted link and shows their profile', async () => {
+    const fake = signedIn().returns('contacts:addFromLink', profileOf(rene))
+    const region = await openContacts(fake)
+    await fireEvent.input(within(region).getByRole('textbox', { name: 'Contact link' }), { target: { value: ' http://127.0.0.1:8080/contact/3/AbC ' } })
+    await fireEvent.click(within(region).getByRole('button', { name: 'Add contact' }))
+    expect(await screen.findByRole('dialog', { name: 'René Descartes' })).toBeInTheDocument()
+    expect(fake.callsTo('contacts:addFromLink')).toEqual([{ link: 'http://127.0.0.1:8080/contact/3/AbC' }])
+    expect(within(region).getByRole('textbox', { name: 'Contact link' })).toHaveValue('')
+    await waitFor(() => expect(fake.callsTo('contacts:list')).toHaveLength(2))
+  })
+
+  it('says why a link was refused, and keeps what was pasted', async () => {
+    const fake = signedIn().fails('contacts:addFromLink', 'VALIDATION', 'That is not a contact link. A contact link looks like https://…/contact/<number>/<code>.')
+    const region = await openContacts(fake)
+    const field = within(region).getByRole('textbox', { name: 'Contact link' })
+    await fireEvent.input(field, { target: { value: 'not a link' } })
+    await fireEvent.click(within(region).getByRole('button', { name: 'Add contact' }))
+    expect(await within(region).findByRole('alert')).toHaveTextContent('That is not a contact link.')
+    expect(field).toHaveValue('not a link')
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+  })
+
+  it('shows the user’s own link and copies it', async () => {
+    const writeText = vi.fn(async (_text: string) => undefined)
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText } }))
+    const region = await openContacts(signedIn())
+    expect(await within(region).findByRole('textbox', { name: 'Your contact link' })).toHaveValue(MY_LINK)
+    await fireEvent.click(within(region).getByRole('button', { name: 'Copy link' }))
+    expect(writeText).toHaveBeenCalledWith(MY_LINK)
+    expect(await within(region).findByText('Link copied.')).toBeInTheDocument()
+  })
+
+  it('says when the link could not be copied', async () => {
+    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText: async () => Promise.reject(new Error('denied')) } }))
+    const region = await openContacts(signedIn())
+    await within(region).findByDisplayValue(MY_LINK)
+    await fireEvent.click(within(region).getByRole('button', { name: 'Copy link' }))
+    expect(await within(region).findByText('The link could not be copied: select it and copy it yourself.')).toBeInTheDocument()
+  })
+})
+
+describe('importing contacts', () => {
+  async function chooseCsv(region: HTMLElement, csv: string): Promise<void> {
+    const picker = within(region).getByLabelText('Import contacts from a CSV file')
+    Object.defineProperty(picker, 'files', { value: [new File([csv], 'book.csv', { type: 'text/csv' })], configurable: true })
+    await fireEvent.change(picker)
+  }
+
+  async function openContacts(fake: FakeApi): Promise<HTMLElement> {
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: 'Contacts' }))
+    return screen.getByRole('region', { name: 'Contacts' })
+  }
+
+  it('lists the rows it could not read, imports the rest with progress, then says how many matched', async () => {
+    const fake = signedIn()
+    const answer = fake.holds('contacts:import')
+    const region = await openContacts(fake)
+    await chooseCsv(region, 'Name;Phone\nGrace Hopper;+1 555 0100 200\n;5550100300\nEve;12\nRené;5550100400\n')
+
+    expect(await within(region).findByText('2 contacts ready to import from book.csv.')).toBeInTheDocument()
+    const unread = within(region).getByRole('region', { name: '2 rows could not be read' })
+    expect(unread).toHaveTextContent('Line 3 “;5550100300”: it has no name.')
+    expect(unread).toHaveTextContent('Line 4 “Eve;12”: “12” is not a phone number.')
+
+    await fireEvent.click(within(region).getByRole('button', { name: 'Import 2 contacts' }))
+    const [request] = fake.callsTo('contacts:import')
+    expect(request?.cards).toEqual([
+      { name: 'Grace Hopper', phone: '+15550100200' },
+      { name: 'René', phone: '5550100400' }
+    ])
+    expect(request?.importId).toMatch(/^[0-9a-f-]{36}$/)
+    const bar = within(region).getByRole('progressbar', { name: 'Importing contacts' })
+    expect(bar).toHaveAttribute('value', '0')
+
+    fake.emit('contacts:importProgress', { importId: 'someone-else', done: 2, total: 2 })
+    fake.emit('contacts:importProgress', { importId: request?.importId ?? '', done: 1, total: 2 })
+    await waitFor(() => expect(bar).toHaveAttribute('value', '1'))
+    expect(bar).toHaveAttribute('max', '2')
+
+    const alan: Person = { id: 'u9', name: 'Alan Turing', avatarUrl: null }
+    answer.resolve({ submitted: 2, matched: [contact(alan, { source: 'import' })] })
+    expect(await within(region).findByText('Import done: 1 of 2 contacts matched someone on Parley.')).toBeInTheDocument()
+    expect(within(region).getByRole('button', { name: 'Alan Turing' })).toBeInTheDocument()
+  })
+
+  it('says why an import was refused, and lets the user try again', async () => {
+    const fake = signedIn().fails('contacts:import', 'FORBIDDEN', 'The service did not accept this device for importing contacts: its device verification failed.')
+    const region = await openContacts(fake)
+    await chooseCsv(region, 'Grace,5550100200\n')
+    await fireEvent.click(await within(region).findByRole('button', { name: 'Import 1 contact' }))
+    expect(await within(region).findByRole('alert')).toHaveTextContent('its device verification failed')
+    expect(within(region).getByRole('button', { name: 'Import 1 contact' })).toBeEnabled()
+  })
+
+  it('offers no import for a file with no readable row', async () => {
+    const fake = signedIn()
+    const region = await openContacts(fake)
+    await chooseCsv(region, 'name,phone\nBob,call me\n')
+    expect(await within(region).findByText('book.csv has no contact that can be imported.')).toBeInTheDocument()
+    expect(within(region).getByRole('region', { name: '1 row could not be read' })).toHaveTextContent('“call me” is not a phone number')
+    expect(within(region).queryByRole('button', { name: /^Import/ })).not.toBeInTheDocument()
+  })
+})
