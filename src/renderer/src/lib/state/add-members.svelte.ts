@@ -22,6 +22,9 @@ export class AddMembersModel {
   result = $state<AddMembersResult | null>(null)
   error = $state<string | null>(null)
 
+  /** The accounts picked, left out of the people offered. */
+  pickedUserIds: string[] = $derived(this.picked.flatMap((pick) => ('userId' in pick.candidate ? [pick.candidate.userId] : [])))
+
   constructor(groupId: ConversationId) {
     this.groupId = groupId
   }
