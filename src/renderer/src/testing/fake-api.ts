@@ -39,6 +39,8 @@ export class FakeApi {
     this.returns('messages:discard', null)
     this.returns('desktop:get', desktopState())
     this.returns('presence:activity', null)
+    // Settings lists whom the user blocks each time it opens.
+    this.returns('people:blocked', [])
   }
 
   readonly api: Api = {
