@@ -182,6 +182,16 @@ describe('Group settings: the owner’s and everyone’s ways out', () => {
     expect(fake.callsTo('groups:destroy')).toEqual([{ groupId: 'g1' }])
   })
 
+  it('says why a deletion was refused, beside it, and keeps the group', async () => {
+    const fake = withGroup(groupDetails('closed', 'owner')).fails('groups:destroy', 'FORBIDDEN', 'Only the group’s owner can delete it.')
+    const dialog = await openSettings(fake)
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Type “Book club” to delete the group for everyone' }), { target: { value: 'Book club' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Delete group' }))
+    const ownership = within(dialog).getByRole('region', { name: 'Ownership' })
+    expect(await within(ownership).findByRole('alert')).toHaveTextContent('Only the group’s owner can delete it.')
+    expect(screen.getByRole('heading', { name: 'Book club', level: 2 })).toBeInTheDocument()
+  })
+
   it('transfers ownership to the member picked, after asking', async () => {
     const before = groupDetails('closed', 'owner')
     const after: GroupDetails = {
