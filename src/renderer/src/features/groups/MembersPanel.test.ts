@@ -291,6 +291,19 @@ describe('Members: Add members', () => {
     await waitFor(() => expect(within(within(members).getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(6))
   })
 
+  it('does not offer those already in the group', async () => {
+    const fake = withGroup(groupDetails('closed', 'admin'))
+    const members = await openMembers(fake.returns('people:candidates', [...people, { id: 'u4', name: 'Linus', avatarUrl: null }]))
+    await fireEvent.click(within(members).getByRole('button', { name: 'Add members' }))
+    const dialog = screen.getByRole('dialog', { name: 'Add members' })
+    await waitFor(() => expect(fake.callsTo('people:candidates')).toHaveLength(1))
+    const box = within(dialog).getByRole('combobox', { name: 'Add people' })
+    await fireEvent.input(box, { target: { value: 'n' } })
+    const listbox = within(dialog).getByRole('listbox', { name: 'Add people' })
+    expect(within(listbox).getByRole('option', { name: 'Katherine Johnson' })).toBeInTheDocument()
+    expect(within(listbox).queryByRole('option', { name: 'Linus' })).toBeNull()
+  })
+
   it('refuses typed text that is neither a phone number nor an e-mail address', async () => {
     const dialog = await openAdd(withGroup(groupDetails('closed', 'admin')))
     const box = within(dialog).getByRole('combobox', { name: 'Add people' })
