@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/svelte'
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
@@ -66,5 +66,66 @@ describe('conversation list', () => {
     screen.getByRole('button', { name: 'Try again' }).click()
 
     expect(await screen.findByRole('button', { name: /Book club/ })).toBeInTheDocument()
+  })
+
+  describe('Search conversations', () => {
+    const list = [
+      conversation({ id: 'g1', name: 'Book club', lastActivityAt: 1_700_000_100 }),
+      conversation({ id: '1+2', kind: 'dm', name: 'René Descartes', lastActivityAt: 1_700_000_300 }),
+      conversation({ id: 'g2', name: 'Rendez-vous', lastActivityAt: 1_700_000_200 })
+    ]
+
+    function shownNames(): string[] {
+      const items = within(screen.getByRole('list', { name: 'Conversations' })).queryAllByRole('button')
+      return items.map((button) => list.find((c) => button.textContent?.includes(c.name))?.name ?? '?')
+    }
+
+    it('filters by name as the user types, whatever the accents and case, and Clear search brings all back', async () => {
+      await startApp(signedIn().returns('conversations:list', list))
+      await screen.findByRole('button', { name: /Book club/ })
+      const search = screen.getByRole('textbox', { name: 'Search conversations' })
+
+      await fireEvent.input(search, { target: { value: 'REN' } })
+      expect(shownNames()).toEqual(['René Descartes', 'Rendez-vous'])
+      expect(screen.getByText('2 conversations found.')).toHaveAttribute('aria-live', 'polite')
+      await fireEvent.input(search, { target: { value: 'rené' } })
+      expect(shownNames()).toEqual(['René Descartes'])
+
+      await fireEvent.click(screen.getByRole('button', { name: 'Clear search' }))
+      expect(search).toHaveValue('')
+      expect(search).toHaveFocus()
+      expect(shownNames()).toEqual(['René Descartes', 'Rendez-vous', 'Book club'])
+    })
+
+    it('says when nothing matches, and Escape clears the search', async () => {
+      await startApp(signedIn().returns('conversations:list', list))
+      await screen.findByRole('button', { name: /Book club/ })
+      const search = screen.getByRole('textbox', { name: 'Search conversations' })
+      await fireEvent.input(search, { target: { value: 'chess' } })
+      expect(shownNames()).toEqual([])
+      expect(screen.getAllByText('No conversation matches “chess”.').length).toBeGreaterThan(0)
+
+      await fireEvent.keyDown(search, { key: 'Escape' })
+      expect(search).toHaveValue('')
+      expect(shownNames()).toHaveLength(3)
+    })
+
+    it('goes from the search box to the first conversation found with Down', async () => {
+      await startApp(signedIn().returns('conversations:list', list))
+      await screen.findByRole('button', { name: /Book club/ })
+      const search = screen.getByRole('textbox', { name: 'Search conversations' })
+      await fireEvent.input(search, { target: { value: 'book' } })
+      await fireEvent.keyDown(search, { key: 'ArrowDown' })
+      expect(screen.getByRole('button', { name: /Book club/ })).toHaveFocus()
+    })
+
+    it('keeps filtering a list that main changes meanwhile', async () => {
+      const fake = signedIn().returns('conversations:list', list)
+      await startApp(fake)
+      await screen.findByRole('button', { name: /Book club/ })
+      await fireEvent.input(screen.getByRole('textbox', { name: 'Search conversations' }), { target: { value: 'club' } })
+      fake.emit('conversations:changed', [...list, conversation({ id: 'g3', name: 'Chess club', lastActivityAt: 1_700_000_400 })])
+      await waitFor(() => expect(within(screen.getByRole('list', { name: 'Conversations' })).getAllByRole('listitem')).toHaveLength(2))
+    })
   })
 })
