@@ -155,4 +155,18 @@ describe('profile', () => {
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }))
     expect(await screen.findByRole('dialog', { name: 'Grace Hopper' })).toBeInTheDocument()
   })
+
+  it("opens the other person's profile from a direct message's header, and a group's header has no such button", async () => {
+    const fake = signedIn().returns('conversations:list', [bookClub, chat])
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    const groupTitle = await screen.findByRole('heading', { name: 'Book club', level: 2 })
+    expect(within(groupTitle).queryByRole('button')).not.toBeInTheDocument()
+
+    await fireEvent.click(within(screen.getByRole('list', { name: 'Conversations' })).getByRole('button', { name: /Grace Hopper/ }))
+    const title = await screen.findByRole('heading', { name: 'Grace Hopper', level: 2 })
+    await fireEvent.click(await within(title).findByRole('button', { name: 'Grace Hopper' }))
+    expect(await screen.findByRole('dialog', { name: 'Grace Hopper' })).toBeInTheDocument()
+    expect(fake.callsTo('people:profile')).toEqual([{ userId: 'u2' }])
+  })
 })
