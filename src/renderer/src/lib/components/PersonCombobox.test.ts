@@ -123,4 +123,19 @@ describe('PersonCombobox', () => {
     await type(input, 'ren')
     expect(optionNames()).toEqual(['Renate Müller'])
   })
+
+  it('leaves Enter to the form around once the list is closed, so a pick then Enter submits', async () => {
+    const onSubmit = vi.fn((event: Event) => event.preventDefault())
+    const { input, onPick } = setup()
+    input.closest('div')?.parentElement?.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.defaultPrevented) onSubmit(event)
+    })
+    await type(input, 'grace')
+    await fireEvent.keyDown(input, { key: 'Enter' })
+    expect(onPick).toHaveBeenCalledWith(grace)
+    expect(onSubmit).not.toHaveBeenCalled()
+    await fireEvent.keyDown(input, { key: 'Enter' })
+    expect(onSubmit).toHaveBeenCalledTimes(1)
+    expect(onPick).toHaveBeenCalledTimes(1)
+  })
 })
