@@ -64,6 +64,7 @@ describe('New message', () => {
     const fake = signedIn().returns('chats:start', chat)
     const dialog = await openNewMessage(fake)
     const to = within(dialog).getByRole('combobox', { name: 'To' })
+    expect(to).toHaveFocus()
     await waitFor(() => expect(fake.callsTo('people:candidates')).toHaveLength(1))
     await fireEvent.input(to, { target: { value: 'r' } })
     await fireEvent.keyDown(to, { key: 'ArrowDown' })
