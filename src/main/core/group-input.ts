@@ -4,6 +4,7 @@
 import type { GroupChanges, MemberCandidate, NewGroup } from '../../shared/groups'
 import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '../../shared/limits'
 import { AppError } from './app-error'
+import { readPastedLink } from './pasted-link'
 
 /**
  * A refusal core makes itself, before the service is asked: already in the user's words, so
@@ -17,20 +18,16 @@ export interface ShareLink {
   token: string
 }
 
-const SHARE_PATH = /^\/join_group\/([0-9]{1,32})\/([A-Za-z0-9]{1,64})\/?$/
+const GROUP_ID = /^[0-9]{1,32}$/
+const TOKEN = /^[A-Za-z0-9]{1,64}$/
 
 /** The group and token a pasted share link names; null for any text that is not such a link. */
 export function parseShareLink(text: string): ShareLink | null {
-  let url: URL
-  try {
-    url = new URL(text.trim())
-  } catch {
-    return null
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
-  const match = SHARE_PATH.exec(url.pathname)
-  if (match?.[1] === undefined || match[2] === undefined) return null
-  return { groupId: match[1], token: match[2] }
+  const link = readPastedLink(text)
+  if (link === null || link.segments.length !== 3) return null
+  const [kind, groupId = '', token = ''] = link.segments
+  if (kind !== 'join_group' || !GROUP_ID.test(groupId) || !TOKEN.test(token)) return null
+  return { groupId, token }
 }
 
 const length = (text: string): number => [...text].length
