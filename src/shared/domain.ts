@@ -1,5 +1,6 @@
 // The app's own model of the service, as the renderer sees it. Main decodes the service's payloads
 // into these shapes, so the renderer never depends on wire formats.
+import type { TextRoute } from './account'
 
 /** A group id, or a chat id `"<lo>+<hi>"` for a direct-message conversation. */
 export type ConversationId = string
@@ -113,6 +114,10 @@ export type PushStatus = 'offline' | 'connecting' | 'connected' | 'reconnecting'
 export interface VerificationChallenge {
   /** Last digits of the phone the SMS goes to, when the service tells them. */
   smsHint: string | null
+  /** While the user signs in by texting the service instead (issue 10). */
+  textRoute?: TextRoute | null
+  /** The verification cannot succeed any more (locked after wrong codes, or expired): offer a fresh start. */
+  spent?: 'locked' | 'expired' | null
 }
 
 export type SessionState =

@@ -36,6 +36,7 @@ import type {
   NewGroup,
   PendingJoin
 } from './groups'
+import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute, TwoStepConfirmation } from './account'
 import type { BlockedUser, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 
 type Empty = Record<string, never>
@@ -171,6 +172,34 @@ export interface InvokeContract {
    * the list when its first message is sent (C3).
    */
   'chats:start': { req: { userId: string }; res: Conversation }
+
+  // Signing in other ways, and the account (issue 10).
+  /** On the verification screen: sign in by texting the service; main checks (V1) until it has seen it. */
+  'session:textInstead': { req: Empty; res: TextRoute }
+  /** Stops checking for the text; the verification stays, for another route. */
+  'session:cancelTextRoute': { req: Empty; res: null }
+  /** A locked or expired verification: signs in again with the same credentials, for a new one. */
+  'session:startOver': { req: Empty; res: SignInResult }
+  /** U1, as the account's owner sees it. */
+  'account:get': { req: Empty; res: Account }
+  /** U2; a refusal names the field it is about. */
+  'account:updateProfile': { req: { changes: ProfileChanges }; res: SaveProfileResult }
+  /** P1: every session of the account ends, this one too, with a notice on the sign-in screen. */
+  'account:changePassword': { req: { current: string; next: string }; res: null }
+  /** M2 then V2: a code is sent to the account's phone; answers its hint. */
+  'security:beginTwoStep': { req: Empty; res: { phoneHint: string | null } }
+  /** V3, M3, M4: turns two-step verification on, and main switches to the new token at once. */
+  'security:confirmTwoStep': { req: { code: string }; res: TwoStepConfirmation }
+  /** Forgets a two-step setup begun and not confirmed. */
+  'security:cancelTwoStep': { req: Empty; res: null }
+  /** M5. */
+  'security:disableTwoStep': { req: Empty; res: Account }
+  /** M1: a new backup code, replacing the old one; shown once. */
+  'security:newBackupCode': { req: Empty; res: { backupCode: string } }
+  /** T1: the account's live tokens, oldest first. */
+  'security:signedInApps': { req: Empty; res: SignedInApp[] }
+  /** T2: signs that app out; when it was this one, the session ends. Answers the apps still signed in. */
+  'security:signOutApp': { req: { id: string }; res: SignedInApp[] }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -304,7 +333,20 @@ const invokeChannels = {
   'contacts:import': true,
   'contacts:remove': true,
   'contacts:myLink': true,
-  'chats:start': true
+  'chats:start': true,
+  'session:textInstead': true,
+  'session:cancelTextRoute': true,
+  'session:startOver': true,
+  'account:get': true,
+  'account:updateProfile': true,
+  'account:changePassword': true,
+  'security:beginTwoStep': true,
+  'security:confirmTwoStep': true,
+  'security:cancelTwoStep': true,
+  'security:disableTwoStep': true,
+  'security:newBackupCode': true,
+  'security:signedInApps': true,
+  'security:signOutApp': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {

@@ -24,3 +24,12 @@ export const MAX_MEMBERS_PER_ADD = 100
 
 /** R3 takes at most 1000 cards a request; the app sends a larger book in turns, up to this many. */
 export const MAX_IMPORTED_CARDS = 20_000
+
+// The account (docs/protocol.md §3, §4).
+
+/** U2: a name is 1–64 characters, a bio at most 500. */
+export const MAX_ACCOUNT_NAME = 64
+export const MAX_BIO = 500
+
+/** P1: a new password has at least 8 characters. */
+export const MIN_PASSWORD_LENGTH = 8

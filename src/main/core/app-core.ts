@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, DesktopState, Me, Message, MuteDuration, PushStatus } from '../../shared/domain'
 import type { InvokeHandlers } from '../../shared/ipc'
+import { accountHandlers } from './account'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
@@ -270,6 +271,17 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const handlers: InvokeHandlers = {
     ...groupHandlers(features),
     ...peopleHandlers(features),
+    ...accountHandlers(features),
+    // FOUNDATION: being built (issue 10).
+    'session:textInstead': async () => {
+      throw new AppError('INTERNAL', 'Not built yet.')
+    },
+    'session:cancelTextRoute': async () => {
+      throw new AppError('INTERNAL', 'Not built yet.')
+    },
+    'session:startOver': async () => {
+      throw new AppError('INTERNAL', 'Not built yet.')
+    },
     'polls:create': async ({ conversationId, poll }) => {
       requireConversation(conversationId)
       const created = await polls.create(conversationId, poll)

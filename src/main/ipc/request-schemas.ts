@@ -4,7 +4,9 @@ import { z } from 'zod'
 import { REACTION_EMOJI } from '../../shared/domain'
 import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
 import {
+  MAX_ACCOUNT_NAME,
   MAX_ATTACHMENTS,
+  MAX_BIO,
   MAX_GROUP_DESCRIPTION,
   MAX_GROUP_NAME,
   MAX_IMPORTED_CARDS,
@@ -152,5 +154,25 @@ export const requestSchemas = {
   'contacts:import': z.strictObject({ importId, cards: z.array(contactCard).max(MAX_IMPORTED_CARDS) }),
   'contacts:remove': z.strictObject({ userId }),
   'contacts:myLink': empty,
-  'chats:start': z.strictObject({ userId })
+  'chats:start': z.strictObject({ userId }),
+  'session:textInstead': empty,
+  'session:cancelTextRoute': empty,
+  'session:startOver': empty,
+  'account:get': empty,
+  'account:updateProfile': z.strictObject({
+    changes: z.strictObject({
+      name: z.string().max(MAX_ACCOUNT_NAME * 2).optional(),
+      email: z.string().max(320).optional(),
+      bio: z.string().max(MAX_BIO * 2).optional(),
+      avatarUrl: optionalImageUrl.optional()
+    })
+  }),
+  'account:changePassword': z.strictObject({ current: z.string().min(1).max(1024), next: z.string().max(1024) }),
+  'security:beginTwoStep': empty,
+  'security:confirmTwoStep': z.strictObject({ code: z.string().trim().min(1).max(64) }),
+  'security:cancelTwoStep': empty,
+  'security:disableTwoStep': empty,
+  'security:newBackupCode': empty,
+  'security:signedInApps': empty,
+  'security:signOutApp': z.strictObject({ id: z.string().regex(/^[0-9]{1,32}$/) })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }
