@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SERVICE_CONFIG, resolveServiceConfig } from './service-config'
+import { DEFAULT_SERVICE_CONFIG, environmentOverrides, resolveServiceConfig } from './service-config'
 
 describe('resolveServiceConfig', () => {
   it('uses the defaults when nothing is saved or set', () => {
@@ -107,5 +107,34 @@ describe('resolveServiceConfig and the transport rule', () => {
   it('judges the value that wins, so a variable can stand in for a refused saved address', () => {
     const config = resolveServiceConfig({ ...REMOTE, baseUrl: 'http://api.chat.example/v3' }, { PARLEY_BASE_URL: REMOTE.baseUrl })
     expect(config.baseUrl).toBe(REMOTE.baseUrl)
+  })
+})
+
+describe('environmentOverrides', () => {
+  it('names no setting when no variable is set, or set empty', () => {
+    expect(environmentOverrides({})).toEqual({})
+    expect(environmentOverrides({ PARLEY_BASE_URL: '', PARLEY_SERVICE_ORIGIN: '' })).toEqual({})
+  })
+
+  it('names the variable that decides each overridden setting, a single-address one over the origin', () => {
+    expect(
+      environmentOverrides({ PARLEY_SERVICE_ORIGIN: 'http://127.0.0.1:9100', PARLEY_PUSH_WS_URL: 'ws://localhost:9100/faye', PARLEY_APP_ID: 'kiosk' })
+    ).toEqual({
+      baseUrl: 'PARLEY_SERVICE_ORIGIN',
+      v2Url: 'PARLEY_SERVICE_ORIGIN',
+      v4Url: 'PARLEY_SERVICE_ORIGIN',
+      imageServiceUrl: 'PARLEY_SERVICE_ORIGIN',
+      pushUrl: 'PARLEY_SERVICE_ORIGIN',
+      pushWsUrl: 'PARLEY_PUSH_WS_URL',
+      appId: 'PARLEY_APP_ID'
+    })
+  })
+
+  it('agrees with resolveServiceConfig on what the environment decides', () => {
+    const environment = { PARLEY_V4_URL: 'https://v4.example.com/', PARLEY_VERIFY_TOKEN: 'from-env' }
+    const overridden = environmentOverrides(environment)
+    const config = resolveServiceConfig({ v4Url: 'https://saved.example.com/v4', verifyToken: 'saved', appId: 'saved-app' }, environment)
+    expect(overridden).toEqual({ v4Url: 'PARLEY_V4_URL', verifyToken: 'PARLEY_VERIFY_TOKEN' })
+    expect(config).toMatchObject({ v4Url: 'https://v4.example.com/', verifyToken: 'from-env', appId: 'saved-app' })
   })
 })

@@ -96,6 +96,26 @@ export function resolveServiceConfig(saved: unknown, environment: Record<string,
   return parsed.data
 }
 
+/**
+ * Which settings the environment decides for this launch, each with the variable that does, as
+ * `resolveServiceConfig` applies them: a saved value for one of these has no effect until the
+ * variable is gone.
+ */
+export function environmentOverrides(environment: Record<string, string | undefined>): Partial<Record<keyof ServiceConfig, string>> {
+  const overrides: Partial<Record<keyof ServiceConfig, string>> = {}
+  const origin = environment.PARLEY_SERVICE_ORIGIN
+  if (origin !== undefined && origin !== '') {
+    for (const key of ADDRESS_KEYS) overrides[key] = 'PARLEY_SERVICE_ORIGIN'
+  }
+  for (const [key, variable] of Object.entries(ENVIRONMENT_KEYS) as [keyof ServiceConfig, string][]) {
+    const value = environment[variable]
+    if (value !== undefined && value !== '') overrides[key] = variable
+  }
+  return overrides
+}
+
+const ADDRESS_KEYS = ['baseUrl', 'v2Url', 'v4Url', 'imageServiceUrl', 'pushUrl', 'pushWsUrl'] as const satisfies readonly (keyof ServiceConfig)[]
+
 /** Saved settings come from a file the user may have edited: anything but an object counts as none. */
 function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
