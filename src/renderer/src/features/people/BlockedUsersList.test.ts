@@ -1,4 +1,4 @@
-// Settings ▸ Blocked users, through the whole renderer against a fake main.
+// Settings ▸ Security ▸ Blocked users, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import type { BlockedUser } from '../../../../shared/people'
@@ -15,7 +15,9 @@ function signedIn(): FakeApi {
 async function openSettings(fake: FakeApi): Promise<HTMLElement> {
   await startApp(fake)
   await fireEvent.click(await screen.findByRole('button', { name: 'Settings' }))
-  return screen.getByRole('dialog', { name: 'Settings' })
+  const dialog = screen.getByRole('dialog', { name: 'Settings' })
+  await fireEvent.click(within(dialog).getByRole('tab', { name: 'Security' }))
+  return dialog
 }
 
 function unblockButton(list: HTMLElement, name: string): HTMLElement {

@@ -157,3 +157,73 @@ describe('settings', () => {
     expect(document.documentElement.dataset['theme']).toBeUndefined()
   })
 })
+
+describe('the settings tabs', () => {
+  const NAMES = ['Notifications', 'Account', 'Security', 'Service']
+
+  function selected(dialog: HTMLElement): string | undefined {
+    return within(dialog)
+      .getAllByRole('tab')
+      .find((tab) => tab.getAttribute('aria-selected') === 'true')?.textContent?.trim()
+  }
+
+  it('opens on Notifications, one tab stop for the tablist, and the tab names its panel', async () => {
+    await startApp(signedIn())
+    const dialog = await openSettings()
+
+    const tablist = within(dialog).getByRole('tablist', { name: 'Settings' })
+    expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent?.trim())).toEqual(NAMES)
+    expect(within(tablist).getAllByRole('tab').map((tab) => tab.tabIndex)).toEqual([0, -1, -1, -1])
+    const panel = within(dialog).getByRole('tabpanel', { name: 'Notifications' })
+    expect(within(panel).getByRole('checkbox', { name: 'Sound' })).toBeInTheDocument()
+    expect(within(dialog).getAllByRole('tabpanel')).toHaveLength(1)
+  })
+
+  it('moves with the arrow keys, wrapping at both ends, and Home and End go to the first and last', async () => {
+    await startApp(signedIn().returns('people:blocked', []))
+    const dialog = await openSettings()
+    const first = within(dialog).getByRole('tab', { name: 'Notifications' })
+    first.focus()
+
+    await fireEvent.keyDown(first, { key: 'ArrowRight' })
+    expect(selected(dialog)).toBe('Account')
+    expect(within(dialog).getByRole('tab', { name: 'Account' })).toHaveFocus()
+    expect(within(dialog).getByRole('tabpanel', { name: 'Account' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('checkbox', { name: 'Sound' })).toBeNull()
+
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'End' })
+    expect(selected(dialog)).toBe('Service')
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowRight' })
+    expect(selected(dialog)).toBe('Notifications')
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowLeft' })
+    expect(selected(dialog)).toBe('Service')
+    expect(within(dialog).getByRole('tab', { name: 'Service' })).toHaveFocus()
+    await fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Home' })
+    expect(selected(dialog)).toBe('Notifications')
+    expect(within(dialog).getByRole('tab', { name: 'Service' }).tabIndex).toBe(-1)
+    expect(within(dialog).getByRole('tab', { name: 'Notifications' }).tabIndex).toBe(0)
+  })
+
+  it('shows a tab when it is clicked, and leaves other keys alone', async () => {
+    await startApp(signedIn().returns('people:blocked', []))
+    const dialog = await openSettings()
+
+    await fireEvent.click(within(dialog).getByRole('tab', { name: 'Security' }))
+    expect(selected(dialog)).toBe('Security')
+    expect(await within(dialog).findByText('You have not blocked anyone.')).toBeInTheDocument()
+
+    await fireEvent.keyDown(within(dialog).getByRole('tab', { name: 'Security' }), { key: 'ArrowDown' })
+    expect(selected(dialog)).toBe('Security')
+  })
+
+  it('opens on Notifications again after it was closed on another tab', async () => {
+    await startApp(signedIn())
+    let dialog = await openSettings()
+    await fireEvent.click(within(dialog).getByRole('tab', { name: 'Service' }))
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+
+    dialog = await openSettings()
+    expect(selected(dialog)).toBe('Notifications')
+  })
+})
