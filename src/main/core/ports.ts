@@ -22,6 +22,7 @@ import type {
 } from '../../shared/domain'
 import type { ImageContentType } from '../../shared/image-files'
 import type { Contact, ContactCard, Person, Profile } from '../../shared/people'
+import type { Account, SignedInApp } from '../../shared/account'
 import type {
   FormerGroup,
   FormerMember,
@@ -203,8 +204,28 @@ export interface GroupService {
   decideJoinRequest(groupId: ConversationId, membershipId: string, approve: boolean): Promise<void>
 }
 
+/** Two-step verification of the signed-in account (M1–M5) and the apps signed in to it (T1, T2). */
+export interface SecurityService {
+  /** U1, as the account's owner manages it. */
+  account(): Promise<Account>
+  /** M2: answers the id of a verification of the account's phone, whose code `sendSmsCode` sends and `confirmCode` checks. */
+  startTwoStep(): Promise<string>
+  /** M3, with that verification once its code is confirmed: the phone becomes the two-step channel. */
+  confirmTwoStepPhone(verificationId: string): Promise<void>
+  /** M4: revokes every token of the account; answers the one that replaces them, and the new backup code. */
+  enableTwoStep(): Promise<{ token: string; backupCode: string }>
+  /** M5. */
+  disableTwoStep(): Promise<void>
+  /** M1: replaces the backup code. */
+  newBackupCode(): Promise<string>
+  /** T1, oldest first. */
+  signedInApps(): Promise<SignedInApp[]>
+  /** T2: NOT_FOUND when it is not a live token of the account. */
+  signOutApp(id: string): Promise<void>
+}
+
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, GroupService, PeopleService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, GroupService, PeopleService, SecurityService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
 }
 

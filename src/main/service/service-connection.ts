@@ -25,6 +25,7 @@ import type { Log } from '../log/log'
 import { groupConversations, groupGateway } from './groups'
 import { peopleGateway } from './people'
 import { pollGateway } from './polls'
+import { securityGateway } from './security'
 import { isChangeNotice } from './change-notices'
 import { pinnedMessageId } from './pins'
 import { reactionToYourMessage } from './reactions'
@@ -81,6 +82,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     ...pollGateway({ client, meId: requireMeId, group: (groupId) => getGroup(client, groupId), now: Date.now }),
     ...groupGateway({ client, meId: requireMeId }),
     ...peopleGateway({ client, meId: requireMeId, groups: () => everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })) }),
+    ...securityGateway(client),
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
