@@ -154,6 +154,18 @@ describe('ServiceClient.call', () => {
     expect(operations).toEqual([])
   })
 
+  it('reads its addresses afresh for every request when given them as a function', async () => {
+    answer = { status: 200, body: JSON.stringify({ name: 'moved' }) }
+    let config = localServiceConfig(origin)
+    const moving = new ServiceClient({ config: () => config, getToken: () => null })
+    await moving.call({ operation: 'before', method: 'GET', host: 'v4', path: '/thing', schema: thing })
+    config = { ...config, v4Url: `${origin}/elsewhere`, verifyToken: 'moved-secret' }
+    await moving.call({ operation: 'after', method: 'GET', host: 'v4', path: '/thing', attested: true, schema: thing })
+    expect(seen.map((request) => request.url)).toEqual(['/v4/thing', '/elsewhere/thing'])
+    expect(seen[1]?.headers['x-verify-token']).toBe('moved-secret')
+    expect(moving.config.v4Url).toBe(`${origin}/elsewhere`)
+  })
+
   it('sends a read again once when its connection is closed under it, but never a write', async () => {
     answer = { status: 200, body: envelope({ name: 'again' }), hangUps: 1 }
     await expect(client().call({ operation: 'read', method: 'GET', host: 'base', path: '/thing', schema: thing })).resolves.toEqual({ name: 'again' })

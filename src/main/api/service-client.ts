@@ -56,7 +56,8 @@ export interface CallSpec<T> {
 }
 
 export interface ServiceClientOptions {
-  config: ServiceConfig
+  /** The addresses; a function is asked again for every request, so the app can move to another deployment. */
+  config: ServiceConfig | (() => ServiceConfig)
   getToken: () => string | null
   fetch?: typeof fetch
   /** Per request; the service answers everything but long polls quickly. */
@@ -77,21 +78,22 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
 }
 
 export class ServiceClient {
-  readonly #config: ServiceConfig
+  readonly #config: () => ServiceConfig
   readonly #getToken: () => string | null
   readonly #fetch: typeof fetch
   readonly #timeoutMs: number
   readonly #unauthorizedListeners = new Set<(operation: string) => void>()
 
   constructor(options: ServiceClientOptions) {
-    this.#config = options.config
+    const { config } = options
+    this.#config = typeof config === 'function' ? config : () => config
     this.#getToken = options.getToken
     this.#fetch = options.fetch ?? globalThis.fetch
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   }
 
   get config(): ServiceConfig {
-    return this.#config
+    return this.#config()
   }
 
   /**
@@ -108,7 +110,7 @@ export class ServiceClient {
     const headers: Record<string, string> = { Accept: 'application/json' }
     const token = spec.authenticated === false ? null : this.#getToken()
     if (token !== null) headers['X-Access-Token'] = token
-    if (spec.attested === true) headers['X-verify-token'] = this.#config.verifyToken
+    if (spec.attested === true) headers['X-verify-token'] = this.#config().verifyToken
     let body: string | undefined
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json'
@@ -169,11 +171,12 @@ export class ServiceClient {
   }
 
   #urlFor(spec: CallSpec<unknown>): string {
+    const config = this.#config()
     const hosts: Record<ServiceHost, string> = {
-      base: this.#config.baseUrl,
-      v2: this.#config.v2Url,
-      v4: this.#config.v4Url,
-      image: this.#config.imageServiceUrl
+      base: config.baseUrl,
+      v2: config.v2Url,
+      v4: config.v4Url,
+      image: config.imageServiceUrl
     }
     const base = hosts[spec.host].replace(/\/+$/, '')
     const query = new URLSearchParams()
