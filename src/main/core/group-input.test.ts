@@ -99,4 +99,14 @@ describe('nicknames, answers and people to add', () => {
     expect(refusal(() => checkedCandidates([{ nickname: 'Bo', phone: ' ' }])).message).toBe('Give a phone number for Bo.')
     expect(refusal(() => checkedCandidates([{ nickname: 'Cy', email: '' }])).message).toBe('Give an e-mail address for Cy.')
   })
+
+  it('cuts a nickname longer than a group allows to 50 code points, never splitting an emoji, rather than refusing the batch', () => {
+    const longName = `${'Ada '.repeat(20)}Lovelace`
+    const [cut, emoji] = checkedCandidates([
+      { nickname: longName, userId: '7' },
+      { nickname: `${'🍜'.repeat(MAX_NICKNAME - 1)}👩‍👩‍👧`, userId: '8' }
+    ])
+    expect(cut).toEqual({ nickname: longName.slice(0, MAX_NICKNAME).trim(), userId: '7' })
+    expect(emoji?.nickname).toBe('🍜'.repeat(MAX_NICKNAME - 1))
+  })
 })

@@ -3,6 +3,7 @@
 // service does (docs/protocol.md §2.1).
 import type { GroupChanges, MemberCandidate, NewGroup } from '../../shared/groups'
 import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '../../shared/limits'
+import { cutToCodePoints } from '../../shared/cut-text'
 import { AppError } from './app-error'
 import { readPastedLink } from './pasted-link'
 
@@ -82,11 +83,15 @@ export function checkedChanges(changes: GroupChanges): GroupChanges {
   return checked
 }
 
-/** People to add: at least one, each under a nickname and by a non-empty account, phone or e-mail. */
+/**
+ * People to add: at least one, each under a nickname and by a non-empty account, phone or e-mail.
+ * A nickname longer than a group allows is cut rather than refused: it is usually the person's
+ * account name, which may be longer, and one long name must not stop the whole batch.
+ */
 export function checkedCandidates(candidates: readonly MemberCandidate[]): MemberCandidate[] {
   if (candidates.length === 0) invalid('Choose at least one person to add.')
   return candidates.map((candidate): MemberCandidate => {
-    const nickname = checkedNickname(candidate.nickname)
+    const nickname = checkedNickname(cutToCodePoints(candidate.nickname.trim(), MAX_NICKNAME))
     if ('userId' in candidate) return { nickname, userId: candidate.userId }
     if ('phone' in candidate) {
       const phone = candidate.phone.trim()
