@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import type { Profile } from '../../../../shared/people'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
+import { groupDetails, withGroup } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'
 
 const bookClub = conversation({ id: 'g1', name: 'Book club' })
@@ -105,16 +106,11 @@ describe('profile', () => {
     expect(send).toHaveAccessibleDescription('Grace Hopper is not accepting messages from you.')
   })
 
-  it('blocks after asking, then offers Unblock', async () => {
+  it('blocks at once, without asking, then offers Unblock to undo it', async () => {
     const fake = signedIn().returns('people:block', graceProfile({ blockedByMe: true, canMessage: false }))
     const dialog = await openGrace(fake)
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Block' }))
-    const question = screen.getByRole('alertdialog', { name: 'Block Grace Hopper?' })
-    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
-    expect(fake.callsTo('people:block')).toEqual([])
-
-    await fireEvent.click(within(dialog).getByRole('button', { name: 'Block' }))
-    await fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Block Grace Hopper?' })).getByRole('button', { name: 'Block' }))
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
     await waitFor(() => expect(fake.callsTo('people:block')).toEqual([{ userId: 'u2' }]))
     expect(await within(dialog).findByRole('button', { name: 'Unblock' })).toBeEnabled()
     const send = within(dialog).getByRole('button', { name: 'Send message' })
@@ -126,7 +122,6 @@ describe('profile', () => {
     const fake = signedIn().fails('people:block', 'NETWORK', 'The service cannot be reached. Check your connection.')
     const dialog = await openGrace(fake)
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Block' }))
-    await fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Block Grace Hopper?' })).getByRole('button', { name: 'Block' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The service cannot be reached. Check your connection.')
     expect(within(dialog).getByRole('button', { name: 'Block' })).toBeEnabled()
     expect(within(dialog).queryByRole('button', { name: 'Unblock' })).not.toBeInTheDocument()
@@ -168,5 +163,21 @@ describe('profile', () => {
     await fireEvent.click(await within(title).findByRole('button', { name: 'Grace Hopper' }))
     expect(await screen.findByRole('dialog', { name: 'Grace Hopper' })).toBeInTheDocument()
     expect(fake.callsTo('people:profile')).toEqual([{ userId: 'u2' }])
+  })
+
+  it("offers neither Send message nor Block on the user's own profile, opened from a member list", async () => {
+    const ownProfile: Profile = { id: me.id, name: me.name, avatarUrl: null, bio: '', canMessage: true, isContact: false, blockedByMe: false, sharedGroups: [] }
+    const fake = withGroup(groupDetails('closed', 'user')).returns('people:profile', ownProfile)
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    await fireEvent.click(await screen.findByRole('button', { name: 'Members' }))
+    const members = await within(screen.getByRole('dialog', { name: 'Members' })).findByRole('list', { name: 'Members' })
+    await fireEvent.click(within(members).getByRole('button', { name: /Ada \(you\)/ }))
+    const dialog = await screen.findByRole('dialog', { name: me.name })
+    expect(fake.callsTo('people:profile')).toEqual([{ userId: me.id }])
+    expect(within(dialog).getByRole('region', { name: 'Groups in common' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Send message' })).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Block' })).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Unblock' })).not.toBeInTheDocument()
   })
 })
