@@ -92,14 +92,15 @@ describe('New message', () => {
     expect(fake.callsTo('chats:start')).toEqual([])
   })
 
+  // chats:start reads only the person (U3): a block refuses the first send, not the start (refused-message.test.ts).
   it('says why the chat could not be started, and keeps the choice', async () => {
-    const fake = signedIn().fails('chats:start', 'FORBIDDEN', 'René Descartes is not accepting messages from you.')
+    const fake = signedIn().fails('chats:start', 'NETWORK', 'The service cannot be reached. Check your connection.')
     const dialog = await openNewMessage(fake)
     const to = within(dialog).getByRole('combobox', { name: 'To' })
     await fireEvent.input(to, { target: { value: 'rene' } })
     await fireEvent.keyDown(to, { key: 'Enter' })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Start' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('René Descartes is not accepting messages from you.')
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The service cannot be reached. Check your connection.')
     expect(to).toHaveValue('René Descartes')
   })
 

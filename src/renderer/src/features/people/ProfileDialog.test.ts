@@ -92,10 +92,10 @@ describe('profile', () => {
   })
 
   it('says why a chat could not be started, and stays open', async () => {
-    const fake = signedIn().fails('chats:start', 'FORBIDDEN', 'Grace Hopper is not accepting messages from you.')
+    const fake = signedIn().fails('chats:start', 'NOT_FOUND', 'This person’s account does not exist any more.')
     const dialog = await openGrace(fake)
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Send message' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Grace Hopper is not accepting messages from you.')
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This person’s account does not exist any more.')
     expect(screen.getByRole('dialog', { name: 'Grace Hopper' })).toBeInTheDocument()
   })
 
