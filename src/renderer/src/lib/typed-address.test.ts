@@ -1,26 +1,30 @@
 import { describe, expect, it } from 'vitest'
-import { candidateFromText } from './typed-address'
+import { addressFromText, typedCandidate } from './typed-address'
 
-describe('candidateFromText', () => {
+describe('addressFromText', () => {
   it('reads an e-mail address', () => {
-    expect(candidateFromText(' grace@example.org ')).toEqual({ nickname: 'grace@example.org', email: 'grace@example.org' })
+    expect(addressFromText(' grace@example.org ')).toEqual({ email: 'grace@example.org' })
   })
 
   it('reads a phone number with the usual separators', () => {
-    expect(candidateFromText('+1 (555) 010-2000')).toEqual({ nickname: '+1 (555) 010-2000', phone: '+1 (555) 010-2000' })
+    expect(addressFromText('+1 (555) 010-2000')).toEqual({ phone: '+1 (555) 010-2000' })
   })
 
   it('refuses a name, a short number and an address without a domain', () => {
-    expect(candidateFromText('Grace Hopper')).toBeNull()
-    expect(candidateFromText('1234')).toBeNull()
-    expect(candidateFromText('grace@')).toBeNull()
-    expect(candidateFromText('')).toBeNull()
+    expect(addressFromText('Grace Hopper')).toBeNull()
+    expect(addressFromText('1234')).toBeNull()
+    expect(addressFromText('grace@')).toBeNull()
+    expect(addressFromText('')).toBeNull()
+  })
+})
+
+describe('typedCandidate', () => {
+  it('names the person by the name given, never by the address', () => {
+    expect(typedCandidate({ phone: '+1 555 010 2000' }, ' Mary Jackson ')).toEqual({ nickname: 'Mary Jackson', phone: '+1 555 010 2000' })
   })
 
-  it('keeps the nickname within the 50 characters a nickname may have', () => {
-    const address = `${'a'.repeat(60)}@example.org`
-    const candidate = candidateFromText(address)
-    expect(candidate).toMatchObject({ email: address })
-    expect(candidate?.nickname).toHaveLength(50)
+  it('keeps the name within the 50 code points a nickname may have, never splitting an emoji', () => {
+    expect(typedCandidate({ email: 'm@x.test' }, 'a'.repeat(60)).nickname).toBe('a'.repeat(50))
+    expect(typedCandidate({ email: 'm@x.test' }, `${'🍜'.repeat(49)}👩‍👩‍👧`).nickname).toBe('🍜'.repeat(49))
   })
 })

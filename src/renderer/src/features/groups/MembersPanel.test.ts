@@ -259,6 +259,13 @@ describe('Members: Add members', () => {
       'mary@example.org'
     ])
 
+    // A typed address is nobody's name: the group will call them what the user types beside it.
+    const typedName = within(picked).getByRole('textbox', { name: 'Name for mary@example.org' })
+    expect(typedName).toBeRequired()
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }))
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a name for mary@example.org')
+    expect(fake.callsTo('members:add')).toEqual([])
+    await fireEvent.input(typedName, { target: { value: 'Mary Jackson' } })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }))
     expect(within(dialog).getByRole('progressbar', { name: 'Adding members' })).toBeInTheDocument()
     expect(within(dialog).getByRole('button', { name: 'Add' })).toBeDisabled()
@@ -268,14 +275,14 @@ describe('Members: Add members', () => {
         candidates: [
           { nickname: 'Katherine Johnson', userId: 'u20' },
           { nickname: 'Dorothy Vaughan', userId: 'u21' },
-          { nickname: 'mary@example.org', email: 'mary@example.org' }
+          { nickname: 'Mary Jackson', email: 'mary@example.org' }
         ]
       }
     ])
 
     const result: AddMembersResult = {
       added: [member({ membershipId: 'ms20', userId: 'u20', nickname: 'Katherine Johnson' }), member({ membershipId: 'ms21', userId: 'u21', nickname: 'Dorothy Vaughan' })],
-      notAdded: ['mary@example.org']
+      notAdded: ['Mary Jackson']
     }
     const details = groupDetails('closed', 'admin')
     fake.returns('groups:get', { ...details, members: [...details.members, ...result.added] })
@@ -284,7 +291,7 @@ describe('Members: Add members', () => {
     const added = await within(dialog).findByRole('list', { name: 'Added' })
     expect(within(added).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Katherine Johnson', 'Dorothy Vaughan'])
     const notAdded = within(dialog).getByRole('list', { name: 'Could not be added' })
-    expect(within(notAdded).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['mary@example.org'])
+    expect(within(notAdded).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Mary Jackson'])
     expect(within(dialog).queryByRole('progressbar')).toBeNull()
     // The members behind the dialog show who joined.
     const members = screen.getByRole('dialog', { name: 'Members' })
@@ -320,10 +327,12 @@ describe('Members: Add members', () => {
     const box = within(dialog).getByRole('combobox', { name: 'Add people' })
     await fireEvent.input(box, { target: { value: '+1 555 010 2000' } })
     await fireEvent.keyDown(box, { key: 'Enter' })
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Name for +1 555 010 2000' }), { target: { value: 'Mary Jackson' } })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Only admins can add people here.')
     expect(within(within(dialog).getByRole('list', { name: 'People to add' })).getByRole('listitem')).toHaveTextContent('+1 555 010 2000')
-    expect(fake.callsTo('members:add')[0]?.candidates).toEqual([{ nickname: '+1 555 010 2000', phone: '+1 555 010 2000' }])
+    expect(fake.callsTo('members:add')[0]?.candidates).toEqual([{ nickname: 'Mary Jackson', phone: '+1 555 010 2000' }])
+    expect(within(dialog).getByRole('textbox', { name: 'Name for +1 555 010 2000' })).toHaveValue('Mary Jackson')
   })
 })
 

@@ -5,15 +5,23 @@ import type { ConversationId } from '../../../../shared/domain'
 import { MAX_MEMBERS_PER_ADD } from '../../../../shared/limits'
 import type { Person } from '../../../../shared/people'
 import { call, messageOf } from '../ipc'
-import { candidateFromText } from '../typed-address'
+import { addressFromText, typedCandidate, type TypedAddress } from '../typed-address'
 
-export interface PickedCandidate {
-  /** Tells picks apart: a user's id, or what was typed. */
-  key: string
-  /** How the dialog names them. */
-  label: string
-  candidate: MemberCandidate
-}
+export type PickedCandidate =
+  | {
+      /** Tells picks apart: a user's id, or what was typed. */
+      key: string
+      /** How the dialog names them. */
+      label: string
+      candidate: MemberCandidate
+    }
+  | {
+      key: string
+      label: string
+      address: TypedAddress
+      /** What the user calls them: their nickname in the group, asked for beside the address. */
+      name: string
+    }
 
 export class AddMembersModel {
   readonly groupId: ConversationId
@@ -23,7 +31,7 @@ export class AddMembersModel {
   error = $state<string | null>(null)
 
   /** The accounts picked, left out of the people offered. */
-  pickedUserIds: string[] = $derived(this.picked.flatMap((pick) => ('userId' in pick.candidate ? [pick.candidate.userId] : [])))
+  pickedUserIds: string[] = $derived(this.picked.flatMap((pick) => ('candidate' in pick && 'userId' in pick.candidate ? [pick.candidate.userId] : [])))
 
   constructor(groupId: ConversationId) {
     this.groupId = groupId
@@ -35,9 +43,9 @@ export class AddMembersModel {
 
   /** Picks a typed phone number or e-mail address; answers why not when it is neither. */
   pickTyped(text: string): string | null {
-    const candidate = candidateFromText(text)
-    if (candidate === null) return `“${text.trim()}” is neither a phone number nor an e-mail address. Pick a person from the list, or type one of those.`
-    this.#pick({ key: `typed:${text.trim().toLowerCase()}`, label: text.trim(), candidate })
+    const address = addressFromText(text)
+    if (address === null) return `“${text.trim()}” is neither a phone number nor an e-mail address. Pick a person from the list, or type one of those.`
+    this.#pick({ key: `typed:${text.trim().toLowerCase()}`, label: text.trim(), address, name: '' })
     return null
   }
 
@@ -48,10 +56,16 @@ export class AddMembersModel {
   /** MB2 then MB3: resolves once the service has said who it added. */
   async add(): Promise<void> {
     if (this.picked.length === 0 || this.status === 'adding') return
+    const unnamed = this.picked.find((pick) => 'address' in pick && pick.name.trim() === '')
+    if (unnamed !== undefined) {
+      this.error = `Give a name for ${unnamed.label}: it is what the group will call them.`
+      return
+    }
     this.status = 'adding'
     this.error = null
     try {
-      this.result = await call('members:add', { groupId: this.groupId, candidates: this.picked.map((pick) => pick.candidate) })
+      const candidates = this.picked.map((pick) => ('address' in pick ? typedCandidate(pick.address, pick.name) : pick.candidate))
+      this.result = await call('members:add', { groupId: this.groupId, candidates })
       this.picked = []
       this.status = 'done'
     } catch (error) {
