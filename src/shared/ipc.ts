@@ -38,6 +38,7 @@ import type {
 } from './groups'
 import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute, TwoStepConfirmation } from './account'
 import type { BlockedUser, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
 
 type Empty = Record<string, never>
 
@@ -200,6 +201,17 @@ export interface InvokeContract {
   'security:signedInApps': { req: Empty; res: SignedInApp[] }
   /** T2: signs that app out; when it was this one, the session ends. Answers the apps still signed in. */
   'security:signOutApp': { req: { id: string }; res: SignedInApp[] }
+
+  // Settings ▸ Service (issue 10).
+  /** The service settings in force, and which of them an environment variable decides. */
+  'service:get': { req: Empty; res: ServiceSettingsView }
+  /** Test connection: asks each of the six addresses what the service answers, and says what came back; changes nothing. */
+  'service:test': { req: { settings: ServiceSettings }; res: AddressCheck[] }
+  /**
+   * Keeps the settings (those the environment decides stay as they are) and moves the app to them
+   * without a restart; the session goes on if that service accepts it, else it ends with a notice.
+   */
+  'service:save': { req: { settings: ServiceSettings }; res: ServiceSettingsView }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -346,7 +358,10 @@ const invokeChannels = {
   'security:disableTwoStep': true,
   'security:newBackupCode': true,
   'security:signedInApps': true,
-  'security:signOutApp': true
+  'security:signOutApp': true,
+  'service:get': true,
+  'service:test': true,
+  'service:save': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {

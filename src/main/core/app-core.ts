@@ -21,6 +21,7 @@ import { TypingPublisher } from './typing'
 import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
+import { serviceSettingsHandlers } from './service-settings'
 import { Timelines } from './timelines'
 import { Uploads } from './uploads'
 
@@ -272,6 +273,19 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     ...groupHandlers(features),
     ...peopleHandlers(features),
     ...accountHandlers(features),
+    ...serviceSettingsHandlers({
+      settings: deps.service.settings,
+      token: () => session.token,
+      endSession: (notice) => session.expire(notice),
+      followAgain: async () => {
+        // A push connection is bound to the gateway it started on: start one on the new gateway.
+        const me = session.me
+        await push.stop()
+        if (me === null) return
+        push.start(me)
+        if (openConversationId !== null) push.follow(openConversationId)
+      }
+    }),
     // FOUNDATION: being built (issue 10).
     'session:textInstead': async () => {
       throw new AppError('INTERNAL', 'Not built yet.')

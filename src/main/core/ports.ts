@@ -35,6 +35,7 @@ import type {
   PendingJoin
 } from '../../shared/groups'
 import type { EventContract, EventName } from '../../shared/ipc'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.
@@ -287,6 +288,29 @@ export interface ServiceConnection {
   readonly push: PushFeed
   /** Core calls this once, before anything else, to say who owns the connection. */
   attach(owner: ConnectionOwner): void
+  /** Where the service lives, as Settings ▸ Service shows and changes it. */
+  readonly settings: ServiceSettingsPort
+}
+
+/** The service settings: kept by the host, overridden by its environment, put in force at run time. */
+export interface ServiceSettingsPort {
+  /** The settings in force, and which of them the environment decides. */
+  current(): ServiceSettingsView
+  /** Asks each address what the service answers; changes nothing. */
+  test(settings: ServiceSettings): Promise<AddressCheck[]>
+  /**
+   * Keeps the settings (those the environment decides stay as saved) and puts them in force: the
+   * next request goes to them, and push to them once it starts again. `token`, the session's, is
+   * shown to the new deployment first, and the answer says what it made of it.
+   */
+  save(settings: ServiceSettings, token: string | null): Promise<DeploymentSwitch>
+}
+
+/** What saving the service settings did. */
+export interface DeploymentSwitch {
+  view: ServiceSettingsView
+  /** The new deployment accepted the session's token, refused it, or could not say (no token, or out of reach). */
+  session: 'accepted' | 'refused' | 'unknown'
 }
 
 // The platform.

@@ -136,9 +136,9 @@ export class Session {
   }
 
   /** The service refused our token: back to sign-in, saying why. */
-  async expire(): Promise<void> {
+  async expire(notice: string = SESSION_ENDED_NOTICE): Promise<void> {
     if (this.#token === null) return
-    await this.#end(SESSION_ENDED_NOTICE)
+    await this.#end(notice)
   }
 
   async #login(request: Parameters<SessionService['login']>[0]): Promise<LoginOutcome> {

@@ -20,6 +20,7 @@ import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
 import { isWebUrl } from '../../shared/web-url'
 import { settingsSchema } from '../core/settings'
 import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '../../shared/poll-rules'
+import { MAX_SERVICE_SETTING_LENGTH } from '../../shared/service-settings'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
@@ -48,6 +49,11 @@ const memberCandidate = z.union([
 ])
 const contactCard = z.strictObject({ name: z.string().max(200), phone: z.string().max(64) })
 const importId = clientId
+/** Shapes only: core and the connection check say in words what is wrong with a value. */
+const serviceSettings = () => {
+  const value = z.string().max(MAX_SERVICE_SETTING_LENGTH)
+  return z.strictObject({ baseUrl: value, v2Url: value, v4Url: value, imageServiceUrl: value, pushUrl: value, pushWsUrl: value, appId: value, verifyToken: value })
+}
 
 export const requestSchemas = {
   'app:ready': empty,
@@ -174,5 +180,8 @@ export const requestSchemas = {
   'security:disableTwoStep': empty,
   'security:newBackupCode': empty,
   'security:signedInApps': empty,
-  'security:signOutApp': z.strictObject({ id: z.string().regex(/^[0-9]{1,32}$/) })
+  'security:signOutApp': z.strictObject({ id: z.string().regex(/^[0-9]{1,32}$/) }),
+  'service:get': empty,
+  'service:test': z.strictObject({ settings: serviceSettings() }),
+  'service:save': z.strictObject({ settings: serviceSettings() })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

@@ -13,6 +13,7 @@ import { muteGroup, unmuteGroup } from '../api/mutes'
 import type { MessagePageRequest } from '../api/paging'
 import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
+import { ServiceSettingsControl, type SavedServiceSettings } from './service-settings-control'
 import { likedByMe, likedForMe, mostLiked, react, unreact } from '../api/reactions'
 import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
 import { chatToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
@@ -39,18 +40,29 @@ const MAX_MUTE_MINUTES = 525_600
 const LIST_PAGE_SIZE = 100
 
 export interface ServiceConnectionOptions {
+  /** The settings in force at start-up. */
   config: ServiceConfig
   log: Log
+  /** Where Settings ▸ Service keeps what it saves; without it, saved settings last as long as the app. */
+  saved?: SavedServiceSettings
+  /** The variables that override saved settings, as start-up applied them. */
+  environment?: Record<string, string | undefined>
 }
 
-export function connectToService({ config, log }: ServiceConnectionOptions): ServiceConnection {
+export function connectToService({ config, log, saved, environment }: ServiceConnectionOptions): ServiceConnection {
   let owner: ConnectionOwner | null = null
   const attachedOwner = (): ConnectionOwner => {
     if (owner === null) throw new Error('The service connection was used before core attached to it.')
     return owner
   }
   const token = (): string | null => owner?.token() ?? null
-  const client = new ServiceClient({ config, getToken: token })
+  const settings = new ServiceSettingsControl({
+    initial: config,
+    log,
+    ...(saved === undefined ? {} : { saved }),
+    ...(environment === undefined ? {} : { environment })
+  })
+  const client = new ServiceClient({ config: () => settings.config, getToken: token })
   client.onUnauthorized(() => owner?.tokenRefused())
 
   const requireMeId = (): string => {
@@ -162,7 +174,7 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     gateway,
     images: speakingCore({ uploadImage: (upload) => uploadPicture(client, upload) }),
     push: new LivePushFeed({
-      config,
+      config: () => settings.config,
       log,
       token,
       owner: attachedOwner,
@@ -172,12 +184,14 @@ export function connectToService({ config, log }: ServiceConnectionOptions): Ser
     attach(newOwner) {
       if (owner !== null) throw new Error('A service connection serves one core.')
       owner = newOwner
-    }
+    },
+    settings
   }
 }
 
 interface LivePushFeedOptions {
-  config: ServiceConfig
+  /** Read at every start, so a restart follows the settings just saved. */
+  config: () => ServiceConfig
   log: Log
   token: () => string | null
   owner: () => ConnectionOwner
@@ -200,7 +214,7 @@ class LivePushFeed implements PushFeed {
     if (this.#connection !== null) return
     const owner = this.#options.owner()
     const { config, token, log } = this.#options
-    const connection = new PushConnection({ config, getToken: token, log })
+    const connection = new PushConnection({ config: config(), getToken: token, log })
     connection.on('status', (status) => owner.status(status))
     connection.on('reconnected', () => owner.live())
     connection.on('lineCreated', ({ message, wire }) => {
