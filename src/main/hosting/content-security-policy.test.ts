@@ -57,9 +57,15 @@ describe('the page policy in index.html', () => {
       if (name === 'img-src') continue
       expect(sources, name).toEqual(header.get(name))
     }
-    // Any port on loopback instead of the configured origin; nothing else added.
+    // Any port on loopback, which covers the configured origin; nothing else added.
     const headerImages = header.get('img-src') ?? []
-    expect(meta.get('img-src')).toEqual([...headerImages.filter((source) => source !== 'http://127.0.0.1:8080'), ...LOOPBACK_IMAGE_SOURCES])
+    expect(meta.get('img-src')).toEqual(headerImages.filter((source) => source !== 'http://127.0.0.1:8080'))
+  })
+
+  it('admits, in the header too, every image service the transport rule allows, so moving to another needs no reload', () => {
+    const images = parse(contentSecurityPolicy({ imageOrigins: ['http://127.0.0.1:8080'] })).get('img-src') ?? []
+    expect(images).toEqual(expect.arrayContaining(['https:', ...LOOPBACK_IMAGE_SOURCES]))
+    expect(images).not.toContain('http:')
   })
 
   it('lets no page load scripts, frames or connections from anywhere else', () => {

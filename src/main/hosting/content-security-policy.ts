@@ -8,6 +8,12 @@
 // and from https in general, for avatars a deployment hosts elsewhere. No fonts, frames, objects
 // or forms. Both hosts send it, so it lives in hosting/, which imports
 // neither of them.
+//
+// Settings ▸ Service may move the app to another image service while the page is open, and a
+// policy holds for the page it came with. So the header admits every image origin the transport
+// rule admits (shared/service-address.ts): https anywhere, and plain http to loopback on any port,
+// as the <meta> does. A new image service then needs no reload. (CSP has no syntax for an IPv6
+// literal: pictures from an `http://[::1]` image service stay blocked; `localhost` works.)
 import { isWebUrl } from '../../shared/web-url'
 
 export interface PolicyOptions {
@@ -34,7 +40,7 @@ function directives(options: PolicyOptions): Directive[] {
     ['style-src', "'self'", "'unsafe-inline'"],
     // blob: is for the composer's previews of pictures about to be sent: object URLs of the
     // user's own files, which never leave the page (the bytes go to main for the upload).
-    ['img-src', "'self'", 'data:', 'blob:', 'https:', ...(options.imageOrigins ?? [])],
+    ['img-src', "'self'", 'data:', 'blob:', 'https:', ...LOOPBACK_IMAGE_SOURCES, ...(options.imageOrigins ?? [])],
     // 'self' covers a WebSocket to the page's own host and port (CSP Level 3), which is all the page
     // opens: browser mode's bridge, the dev server's reload socket. The <meta> policy applies on
     // top of any header, so a wider connect-src in the header would change nothing.
