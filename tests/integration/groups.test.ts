@@ -353,10 +353,6 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
     const { graceApp, alanApp, groupId, alan } = await graceAndAlanInAGroup(service)
     const alanMembership = (await graceApp.call('groups:get', { groupId })).members.find((member) => member.userId === alan.id)?.membershipId ?? ''
 
-    expect(await refusal(graceApp.call('members:ban', { groupId, membershipId: alanMembership }))).toEqual({
-      code: 'VALIDATION',
-      message: WORDS.banActiveMember
-    })
     const after = await graceApp.call('members:remove', { groupId, membershipId: alanMembership })
     expect(after.members.map((member) => member.userId)).not.toContain(alan.id)
     await listUntil(alanApp, (list) => entry(list, groupId) === undefined, 'the group left Alan’s list')
@@ -369,6 +365,35 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
       message: 'You cannot rejoin this group: you were removed from it.'
     })
     expect(await alanApp.call('groups:former', {})).toEqual([])
+  })
+
+  it('banning a current member removes them (MB4), which keeps them out of G8 and G9; the owner and oneself cannot be banned', async () => {
+    const service = await serviceFor()
+    const { graceApp, alanApp, groupId, alan, grace } = await graceAndAlanInAGroup(service)
+    const before = await graceApp.call('groups:get', { groupId })
+    const membershipOf = (userId: string): string => before.members.find((member) => member.userId === userId)?.membershipId ?? ''
+
+    expect(await refusal(graceApp.call('members:ban', { groupId, membershipId: before.myMembershipId }))).toEqual({
+      code: 'VALIDATION',
+      message: 'To remove yourself, leave the group.'
+    })
+    // In a private group Alan manages too, but not the owner.
+    expect(await refusal(alanApp.call('members:ban', { groupId, membershipId: membershipOf(grace.id) }))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'The group’s owner cannot be banned.'
+    })
+
+    const former = await graceApp.call('members:ban', { groupId, membershipId: membershipOf(alan.id) })
+    expect(former).toEqual([expect.objectContaining({ userId: alan.id, state: 'removed' })])
+    expect((await graceApp.call('groups:get', { groupId })).members.map((member) => member.userId)).not.toContain(alan.id)
+    await listUntil(alanApp, (list) => entry(list, groupId) === undefined, 'the group left Alan’s list')
+    expect(await refusal(alanApp.call('groups:rejoin', { groupId }))).toMatchObject({ code: 'FORBIDDEN' })
+
+    // Removed already: MB7 has nothing more to do, and says so.
+    expect(await refusal(graceApp.call('members:ban', { groupId, membershipId: membershipOf(alan.id) }))).toEqual({
+      code: 'VALIDATION',
+      message: WORDS.banRemovedMember
+    })
   })
 
   it('a member leaves, finds it among former groups, rejoins, leaves again, and once banned cannot return', async () => {

@@ -4,7 +4,8 @@
 // ready lets the clock run out without a test that waits half a minute.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MemoryPreferences, quietLog } from '../../../tests/support/memory-platform'
-import type { Member } from '../../shared/groups'
+import type { GroupDetails, Member } from '../../shared/groups'
+import { AppError } from './app-error'
 import type { Conversations } from './conversations'
 import type { FeatureContext } from './feature-context'
 import { groupHandlers, WORDS } from './groups'
@@ -33,9 +34,9 @@ class SlowRoster implements Pick<GroupService, 'addMembers' | 'addedMembers'> {
   }
 }
 
-function handlersOver(roster: SlowRoster): ReturnType<typeof groupHandlers> {
+function handlersOver(roster: SlowRoster | ChangedThenUnreadable): ReturnType<typeof groupHandlers> {
   const context: FeatureContext = {
-    // Only MB2 and MB3 are reached by `members:add` on a group the list does not know.
+    // Only the calls each stand-in answers are reached, on a group the list does not know.
     gateway: roster as unknown as ServiceGateway,
     conversations: { get: () => undefined } as unknown as Conversations,
     preferences: new MemoryPreferences(),
@@ -43,10 +44,70 @@ function handlersOver(roster: SlowRoster): ReturnType<typeof groupHandlers> {
     log: quietLog,
     me: () => ME,
     refreshConversations: async () => [],
-    now: Date.now
+    now: Date.now,
+    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.')),
+    meChanged: () => undefined,
+    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.'))
   }
   return groupHandlers(context)
 }
+
+/**
+ * G10 and MB4 succeed, but G4 answers only the read before the change: the follow-up read fails,
+ * as a dropped connection would make it.
+ */
+class ChangedThenUnreadable implements Pick<GroupService, 'groupDetails' | 'transferOwnership' | 'removeMember'> {
+  readonly changes: string[] = []
+  #reads = 0
+
+  async groupDetails(): Promise<GroupDetails> {
+    this.#reads += 1
+    if (this.#reads > 1) throw new AppError('NETWORK', 'The service cannot be reached.')
+    return {
+      id: '42',
+      name: 'Lunch club',
+      description: '',
+      imageUrl: null,
+      type: 'private',
+      requiresApproval: false,
+      joinQuestion: null,
+      shareUrl: null,
+      deletionMode: ['admin'],
+      ownerId: ME.id,
+      myRole: 'owner',
+      myMembershipId: '10',
+      members: [{ ...alan, membershipId: '10', userId: ME.id, nickname: 'Ada', name: 'Ada', role: 'owner' }, alan]
+    }
+  }
+
+  async transferOwnership(_groupId: string, userId: string): Promise<void> {
+    this.changes.push(`G10 to ${userId}`)
+  }
+
+  async removeMember(_groupId: string, membershipId: string): Promise<void> {
+    this.changes.push(`MB4 ${membershipId}`)
+  }
+}
+
+describe('a change the service made, whose follow-up read fails', () => {
+  it('hands the group over and says so, with the roles G10 leaves, rather than reporting a failure', async () => {
+    const service = new ChangedThenUnreadable()
+    const after = await handlersOver(service)['groups:transferOwnership']({ groupId: '42', userId: alan.userId })
+    expect(service.changes).toEqual(['G10 to 7'])
+    expect(after).toMatchObject({ ownerId: '7', myRole: 'admin' })
+    expect(after.members.map((member) => [member.nickname, member.role])).toEqual([
+      ['Ada', 'admin'],
+      ['Alan', 'owner']
+    ])
+  })
+
+  it('removes the member and answers the members without them', async () => {
+    const service = new ChangedThenUnreadable()
+    const after = await handlersOver(service)['members:remove']({ groupId: '42', membershipId: alan.membershipId })
+    expect(service.changes).toEqual(['MB4 20'])
+    expect(after.members.map((member) => member.nickname)).toEqual(['Ada'])
+  })
+})
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 })

@@ -4,9 +4,9 @@
 // service announces to nobody (§14.5: settings, destroy, bans): created, joined and rejoined groups
 // come in, groups left or destroyed go, and settings show at once.
 import { randomUUID } from 'node:crypto'
-import type { Conversation, ConversationId } from '../../shared/domain'
+import type { Conversation, ConversationId, GroupRole } from '../../shared/domain'
 import { canManage, canSeeRoster, isOwner } from '../../shared/group-rules'
-import type { AddMembersResult, GroupDetails, JoinRequest, MemberCandidate } from '../../shared/groups'
+import type { AddMembersResult, GroupDetails, JoinRequest, Member, MemberCandidate } from '../../shared/groups'
 import type { ErrorCode, InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import type { FeatureContext } from './feature-context'
@@ -30,7 +30,7 @@ export const WORDS = {
   removedFromGroup: 'You cannot join this group: you were removed from it.',
   ownerLeaving: 'Transfer ownership to another member before you leave.',
   notAManager: NOT_A_MANAGER,
-  banActiveMember: 'Only someone who has left the group can be banned. Remove a current member instead.',
+  banRemovedMember: 'They were removed from this group, which already keeps them out: only a manager adding them again brings them back.',
   addTooSlow: 'The service is taking too long to add these people. Check the member list in a moment.'
 } as const
 
@@ -108,6 +108,20 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
     })
   }
 
+  /**
+   * G4 after a change the service has made: a failed read must not report the change as failed,
+   * so the details are then what the change is known to have done, and the list is fetched again.
+   */
+  async function reread(groupId: ConversationId, changed: () => GroupDetails): Promise<GroupDetails> {
+    try {
+      return await gateway.groupDetails(groupId)
+    } catch (error) {
+      context.log.warn(`could not read ${groupId} again after changing it`, error)
+      await refetchList()
+      return changed()
+    }
+  }
+
   /** MB5's count for the badge; what the list showed stays when it cannot be read. */
   async function countJoinRequests(groupId: ConversationId): Promise<number | undefined> {
     try {
@@ -169,7 +183,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
           }
           if (before.ownerId === userId) throw new OwnRefusal('CONFLICT', 'They already own this group.')
           await gateway.transferOwnership(groupId, userId)
-          const after = await gateway.groupDetails(groupId)
+          const after = await reread(groupId, () => handedOver(before, userId))
           await showInList(after)
           return after
         },
@@ -261,7 +275,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
           const target = before.members.find((member) => member.membershipId === membershipId)
           if (target?.role === 'owner') throw new OwnRefusal('FORBIDDEN', 'The group’s owner cannot be removed.')
           await gateway.removeMember(groupId, membershipId)
-          return gateway.groupDetails(groupId)
+          return reread(groupId, () => without(before, membershipId))
         },
         { FORBIDDEN: 'Only the group’s managers can remove members.', NOT_FOUND: 'They are no longer a member of this group.' }
       ),
@@ -270,12 +284,22 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
       asked(
         async () => {
           requireManager(groupId, 'Only the group’s managers can ban.')
-          await gateway.banMember(groupId, membershipId)
+          const before = await gateway.groupDetails(groupId)
+          const current = before.members.find((member) => member.membershipId === membershipId)
+          if (current === undefined) {
+            await gateway.banMember(groupId, membershipId)
+          } else {
+            // MB7 bans only those who left; a current member is removed instead, which keeps them
+            // out just as well: G8 and G9 refuse someone removed, and only a manager adds them back.
+            if (membershipId === before.myMembershipId) throw new OwnRefusal('VALIDATION', 'To remove yourself, leave the group.')
+            if (current.role === 'owner') throw new OwnRefusal('FORBIDDEN', 'The group’s owner cannot be banned.')
+            await gateway.removeMember(groupId, membershipId)
+          }
           // Who left and who is banned is MB1's to say, which answers admins and the owner only.
           const role = listed(groupId)?.myRole
           return role === undefined || canSeeRoster(role) ? gateway.formerMembers(groupId) : []
         },
-        { FORBIDDEN: 'Only the group’s managers can ban.', VALIDATION: WORDS.banActiveMember }
+        { FORBIDDEN: 'Only the group’s managers can ban.', VALIDATION: WORDS.banRemovedMember, NOT_FOUND: 'They are no longer in this group.' }
       ),
 
     'members:setRole': ({ groupId, membershipId, role }) =>
@@ -347,4 +371,20 @@ async function addedWhenReady(service: GroupService, groupId: ConversationId, re
     waited += pause
     pause = Math.min(Math.round(pause * 1.5), LONGEST_RESULTS_PAUSE_MS)
   }
+}
+
+/** The group as G10 leaves it: the new owner owns it, and the old owner stays an admin (§7 G10). */
+function handedOver(before: GroupDetails, ownerId: string): GroupDetails {
+  const roleOf = (member: Member): GroupRole => (member.userId === ownerId ? 'owner' : member.role === 'owner' ? 'admin' : member.role)
+  return {
+    ...before,
+    ownerId,
+    myRole: before.myRole === 'owner' ? 'admin' : before.myRole,
+    members: before.members.map((member) => ({ ...member, role: roleOf(member) }))
+  }
+}
+
+/** The group without one member, as MB4 leaves it. */
+function without(before: GroupDetails, membershipId: string): GroupDetails {
+  return { ...before, members: before.members.filter((member) => member.membershipId !== membershipId) }
 }
