@@ -113,7 +113,13 @@ async function main(): Promise<void> {
   }
 
   const core: AppCore = createAppCore({
-    service: connectToService({ config, log }),
+    // Settings ▸ Service saves into the same file start-up read, under the same environment.
+    service: connectToService({
+      config,
+      log,
+      saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
+      environment: process.env
+    }),
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,
     notifier: new ElectronNotifier(log),

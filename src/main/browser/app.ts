@@ -53,14 +53,21 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const log = options.log ?? createConsoleLog('browser')
   ensurePrivateDirectory(options.dataDir)
   const settings = new JsonFileStore(join(options.dataDir, 'settings.json'), log)
-  const config = options.config ?? resolveServiceConfig(settings.get('service'), options.environment ?? process.env)
+  const environment = options.environment ?? process.env
+  const config = options.config ?? resolveServiceConfig(settings.get('service'), environment)
   const events = new EventQueue()
   const window = new PageWindow()
   const notifier = new PageNotifier(events, log)
 
   const createCore = options.createCore ?? createAppCore
   const core = createCore({
-    service: connectToService({ config, log }),
+    // Settings ▸ Service saves into the store start-up read; a config given whole has no environment over it.
+    service: connectToService({
+      config,
+      log,
+      saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
+      environment: options.config === undefined ? environment : {}
+    }),
     vault: new FileTokenVault(options.dataDir, log),
     preferences: new StoredPreferences(settings, log),
     notifier,
