@@ -331,7 +331,9 @@ describe('starting a direct message', () => {
     const graceListsBefore = graceApp.events.all('conversations:changed').length
     await adaApp.call('messages:send', { conversationId: chat, text: 'Hello, Grace', clientId: randomUUID() })
 
-    const adaList = await adaApp.events.waitFor('conversations:changed', (list) => listed(list, chat), 10_000, adaListsBefore)
+    // Listed at once as a draft with its message on the way, then as the chat the service stored.
+    const sent = (list: Conversation[]): boolean => list.some((conversation) => conversation.id === chat && conversation.lastMessageId !== null)
+    const adaList = await adaApp.events.waitFor('conversations:changed', sent, 10_000, adaListsBefore)
     expect(adaList[0]).toMatchObject({ id: chat, name: 'Grace', preview: { text: 'Hello, Grace' }, unreadCount: 0 })
     const graceList = await graceApp.events.waitFor('conversations:changed', (list) => listed(list, chat), 10_000, graceListsBefore)
     expect(graceList.find((conversation) => conversation.id === chat)).toMatchObject({ name: 'Ada', unreadCount: 1 })
@@ -385,13 +387,46 @@ describe('starting a direct message', () => {
     const failed = await app.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending[0]?.state === 'failed')
     expect(failed.pending).toMatchObject([{ clientId, text: 'Hello?', state: 'failed', error: 'Not sent: Grace is not accepting messages from you.' }])
     expect(app.preferences.get('outbox')).toMatchObject([{ clientId, text: 'Hello?', state: 'failed' }])
-    expect(listed(await app.call('conversations:list', {}), chat)).toBe(false)
+    expect((await app.call('conversations:list', {})).find((conversation) => conversation.id === chat)).toMatchObject({ name: 'Grace', lastMessageId: null })
     expect((await app.call('conversations:open', { conversationId: chat })).pending).toMatchObject([{ clientId, state: 'failed' }])
 
     await unblockAs(service, grace, ada)
     await app.call('messages:retry', { conversationId: chat, clientId })
     await app.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending.length === 0)
     expect(listed(await app.call('conversations:list', {}), chat)).toBe(true)
+  })
+
+  it('lists a first message refused for a block with its chat, switching away and after the app starts again', async () => {
+    const service = await serviceForTest()
+    const ada = await service.signUp({ name: 'Ada' })
+    const grace = await service.signUp({ name: 'Grace' })
+    const bookClub = await groupOf(service, ada, 'Book club', [])
+    await blockAs(service, grace, ada)
+    const firstRun = await signedInApp(service, ada)
+    const chat = chatId(ada.id, grace.id)
+    const refused = 'Not sent: Grace is not accepting messages from you.'
+
+    await firstRun.call('chats:start', { userId: grace.id })
+    await firstRun.call('conversations:open', { conversationId: chat })
+    const clientId = randomUUID()
+    await firstRun.call('messages:send', { conversationId: chat, text: 'Hello?', clientId })
+    await firstRun.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending[0]?.state === 'failed')
+    expect(firstRun.events.all('conversations:changed').some((list) => listed(list, chat))).toBe(true)
+    await firstRun.call('conversations:close', { conversationId: chat })
+    await firstRun.call('conversations:open', { conversationId: bookClub })
+    expect(ids(await firstRun.call('conversations:list', {}))).toEqual(expect.arrayContaining([chat, bookClub]))
+    await firstRun.core.stop()
+
+    const nextRun = launchApp(service.origin, cleanups, { vault: firstRun.vault, preferences: firstRun.preferences })
+    await nextRun.core.start()
+    const list = await nextRun.events.waitFor('conversations:changed', (conversations) => listed(conversations, chat), 10_000)
+    expect(list.find((conversation) => conversation.id === chat)).toMatchObject({ kind: 'dm', name: 'Grace', lastMessageId: null })
+    // Sent again on sign-in, and refused again for the same reason.
+    await nextRun.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending[0]?.error === refused, 10_000)
+    const opened = await nextRun.call('conversations:open', { conversationId: chat })
+    expect(opened.conversation).toMatchObject({ id: chat, name: 'Grace' })
+    expect(opened.pending).toMatchObject([{ clientId, text: 'Hello?', state: 'failed', error: refused }])
+    expect(listed(await nextRun.call('conversations:list', {}), chat)).toBe(true)
   })
 
   it('refuses a chat with the user themself, or with someone who does not exist', async () => {

@@ -94,10 +94,13 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       if (outboxOwner !== me.id) outbox.clear()
       outboxOwner = me.id
       push.start(me)
-      refreshConversations().then(
-        () => outbox.resume(),
-        () => undefined
-      )
+      // Chats whose first message never went are listed again with it, before it is sent again.
+      refreshConversations()
+        .then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
+        .then(
+          () => outbox.resume(),
+          () => undefined
+        )
     },
     signedOut: () => {
       // The outbox stays: what the user wrote goes out if they sign back in (and is dropped only
@@ -169,7 +172,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       for (const message of await timelines.catchUp(pending.conversationId)) receive(message)
     },
     delivered: (message) => receive(message),
-    changed: (conversationId, pending) => events.emit('outbox:changed', { conversationId, pending }),
+    changed: (conversationId, pending) => {
+      conversations.unsentChanged(conversationId, pending)
+      events.emit('outbox:changed', { conversationId, pending })
+    },
     save: (all) => deps.preferences.set('outbox', all),
     chatPartnerName: (conversationId) => conversations.get(conversationId)?.name
   })

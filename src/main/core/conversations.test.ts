@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Conversation, ConversationId, Message } from '../../shared/domain'
+import type { Conversation, ConversationId, Message, PendingMessage } from '../../shared/domain'
+import type { Person } from '../../shared/people'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import { Conversations, UNREAD_COUNT_CAP } from './conversations'
 import { MemoryService } from './testing/memory-service'
@@ -458,6 +459,127 @@ describe('Conversations: a chat the user starts', () => {
     conversations.addDraft(started())
     conversations.clear()
     expect(conversations.get(CHAT)).toBeUndefined()
+  })
+})
+
+describe('Conversations: a started chat with messages not sent yet', () => {
+  const started = (): Conversation => ({
+    id: CHAT,
+    kind: 'dm',
+    name: 'Grace',
+    avatarUrl: null,
+    lastActivityAt: 1_700_000_000,
+    lastMessageId: null,
+    preview: null,
+    unreadCount: 0,
+    mute: null
+  })
+  const unsent = (overrides: Partial<PendingMessage> = {}): PendingMessage => ({
+    clientId: 'c1',
+    conversationId: CHAT,
+    text: 'Hello?',
+    queuedAt: 1_750_000_000_000,
+    state: 'failed',
+    error: 'Not sent: Grace is not accepting messages from you.',
+    ...overrides
+  })
+  const grace: Person = { id: '2', name: 'Grace Hopper', avatarUrl: 'https://example.test/grace.png' }
+  const ids = (list: Conversation[]): ConversationId[] => list.map((conversation) => conversation.id)
+
+  it('lists a draft, and announces it, while the outbox holds a message for it, and no longer once none is left', async () => {
+    const { conversations, announced } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+    announced.length = 0
+
+    conversations.unsentChanged(CHAT, [unsent({ state: 'sending', error: null })])
+    expect(ids(conversations.list())).toEqual([CHAT, GROUP])
+    expect(announced.map(ids)).toEqual([[CHAT, GROUP]])
+    conversations.unsentChanged(CHAT, [unsent()])
+    expect(announced).toHaveLength(1)
+
+    conversations.unsentChanged(CHAT, [])
+    expect(ids(conversations.list())).toEqual([GROUP])
+    expect(announced.map(ids)).toEqual([[CHAT, GROUP], [GROUP]])
+    expect(conversations.get(CHAT)).toEqual(started())
+  })
+
+  it('keeps a draft with a failed message listed through a refresh that does not list the chat', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    conversations.addDraft(started())
+    conversations.unsentChanged(CHAT, [unsent()])
+
+    await conversations.refresh(ME.id)
+    expect(ids(conversations.list())).toEqual([CHAT, GROUP])
+  })
+
+  it('lists a draft started after the outbox told of its messages', async () => {
+    const { conversations, announced } = conversationsOver(serviceWith(GROUP))
+    conversations.unsentChanged(CHAT, [unsent()])
+    await conversations.refresh(ME.id)
+    expect(ids(conversations.list())).toEqual([GROUP])
+    announced.length = 0
+
+    conversations.addDraft(started())
+    expect(ids(announced.at(-1) ?? [])).toEqual([CHAT, GROUP])
+  })
+
+  it('restores a chat the list does not know from the outbox, named by the other person, dated by its first unsent message', async () => {
+    const { conversations, announced } = conversationsOver(serviceWith(GROUP))
+    conversations.unsentChanged(CHAT, [unsent({ clientId: 'c2', queuedAt: 1_750_000_009_000 }), unsent()])
+    conversations.unsentChanged(GROUP, [unsent({ conversationId: GROUP })])
+    await conversations.refresh(ME.id)
+    announced.length = 0
+    const asked: string[] = []
+
+    await conversations.restoreDrafts(async (userId) => {
+      asked.push(userId)
+      return grace
+    })
+    expect(asked).toEqual(['2'])
+    expect(conversations.get(CHAT)).toEqual({ ...started(), name: 'Grace Hopper', avatarUrl: grace.avatarUrl, lastActivityAt: 1_750_000_000 })
+    expect(ids(conversations.list())).toEqual([CHAT, GROUP])
+    expect(announced.map(ids)).toEqual([[CHAT, GROUP]])
+  })
+
+  it('names a restored chat by the other person’s id when they cannot be read', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    conversations.unsentChanged(CHAT, [unsent()])
+    await conversations.refresh(ME.id)
+
+    await conversations.restoreDrafts(() => Promise.reject(new Error('unreachable')))
+    expect(conversations.get(CHAT)).toMatchObject({ id: CHAT, kind: 'dm', name: '2', avatarUrl: null })
+    expect(ids(conversations.list())).toContain(CHAT)
+  })
+
+  it('restores nothing, and asks nobody, for chats the list already knows or with nothing unsent', async () => {
+    const service = serviceWith(CHAT)
+    service.writeMany(CHAT, 1, '2')
+    const { conversations, announced } = conversationsOver(service)
+    conversations.unsentChanged(CHAT, [unsent()])
+    conversations.unsentChanged('1+3', [unsent({ conversationId: '1+3' })])
+    conversations.unsentChanged('1+3', [])
+    await conversations.refresh(ME.id)
+    announced.length = 0
+
+    await conversations.restoreDrafts(() => Promise.reject(new Error('nobody should be asked')))
+    expect(conversations.get(CHAT)?.name).toBe(`Conversation ${CHAT}`)
+    expect(conversations.get('1+3')).toBeUndefined()
+    expect(announced).toEqual([])
+  })
+
+  it('restores nothing before anyone is signed in, and the outbox’s word outlives a sign-out', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    conversations.unsentChanged(CHAT, [unsent()])
+    await conversations.restoreDrafts(async () => grace)
+    expect(conversations.get(CHAT)).toBeUndefined()
+
+    await conversations.refresh(ME.id)
+    conversations.clear()
+    await conversations.refresh(ME.id)
+    await conversations.restoreDrafts(async () => grace)
+    expect(ids(conversations.list())).toEqual([CHAT, GROUP])
   })
 })
 

@@ -1,8 +1,9 @@
 // The conversation list: groups and direct messages together, newest activity first, each with
 // its last message and how many messages arrived since the user last looked. The service keeps no
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
-import type { Conversation, ConversationId, Message, Mute } from '../../shared/domain'
-import { compareIds } from '../../shared/conversation-id'
+import type { Conversation, ConversationId, Message, Mute, PendingMessage } from '../../shared/domain'
+import { compareIds, conversationKind, otherParticipant } from '../../shared/conversation-id'
+import type { Person } from '../../shared/people'
 import { groupMute, inForce } from './mute'
 import type { ConversationService, Preferences } from './ports'
 
@@ -38,9 +39,15 @@ export class Conversations {
   readonly #muteSetDuring = new Map<ConversationId, number>()
   /**
    * Chats the user has started but not yet written in (the service knows a chat only from its
-   * first message): found by `get`, so they can be opened and sent in, but not listed.
+   * first message): found by `get`, so they can be opened and sent in, but listed only while
+   * they hold messages not sent yet.
    */
   readonly #drafts = new Map<ConversationId, Conversation>()
+  /**
+   * Per conversation with messages in the outbox, when the first of them was written (Unix ms).
+   * It mirrors the outbox, which outlives a sign-out, so it is not forgotten on `clear`.
+   */
+  readonly #unsentSince = new Map<ConversationId, number>()
   /** Per draft that became a listed chat, the latest refresh started by then: a refresh started before has not seen it. */
   readonly #listedDuring = new Map<ConversationId, number>()
 
@@ -49,7 +56,9 @@ export class Conversations {
   }
 
   list(): Conversation[] {
-    return [...this.#byId.values()].map((conversation) => this.#withMuteInForce(conversation)).sort(
+    // A draft with a message waiting or refused is listed, so that message can be found again.
+    const draftsWithUnsent = [...this.#drafts.values()].filter((draft) => this.#unsentSince.has(draft.id))
+    return [...this.#byId.values(), ...draftsWithUnsent].map((conversation) => this.#withMuteInForce(conversation)).sort(
       (a, b) => b.lastActivityAt - a.lastActivityAt || compareIds(b.lastMessageId ?? b.id, a.lastMessageId ?? a.id)
     )
   }
@@ -60,15 +69,69 @@ export class Conversations {
   }
 
   /**
-   * A chat the user starts: kept as a draft, known to `get` but left out of `list` until its first
-   * message is recorded or a refresh lists it. Answers the conversation already known under its
+   * A chat the user starts: kept as a draft, known to `get` but left out of `list` until it holds
+   * an unsent message, its first message is recorded, or a refresh lists it. Answers the conversation already known under its
    * id, if any, instead.
    */
   addDraft(chat: Conversation): Conversation {
     const known = this.get(chat.id)
     if (known !== undefined) return known
     this.#drafts.set(chat.id, chat)
+    if (this.#unsentSince.has(chat.id)) this.#announce()
     return chat
+  }
+
+  /** The outbox's messages in this conversation changed: a draft is listed while it holds any. */
+  unsentChanged(conversationId: ConversationId, pending: PendingMessage[]): void {
+    const wasListed = this.#drafts.has(conversationId) && this.#unsentSince.has(conversationId)
+    if (pending.length === 0) this.#unsentSince.delete(conversationId)
+    else this.#unsentSince.set(conversationId, Math.min(...pending.map((message) => message.queuedAt)))
+    const isListed = this.#drafts.has(conversationId) && this.#unsentSince.has(conversationId)
+    if (wasListed !== isListed) this.#announce()
+  }
+
+  /**
+   * Chats started on an earlier run (or before a sign-out) that the service does not know yet,
+   * since their first message never went: drafts again, listed with their unsent messages.
+   * Named by `whoIs` (U3), or by the other person's id when that fails. Call after `refresh`.
+   */
+  async restoreDrafts(whoIs: (userId: string) => Promise<Person>): Promise<void> {
+    const meId = this.#meId
+    if (meId === null) return
+    const unknown = [...this.#unsentSince.keys()].filter(
+      (id) => conversationKind(id) === 'dm' && id.split('+').includes(meId) && this.get(id) === undefined
+    )
+    const people = await Promise.all(
+      unknown.map(async (id): Promise<Person> => {
+        const userId = otherParticipant(id, meId)
+        try {
+          return await whoIs(userId)
+        } catch {
+          return { id: userId, name: userId, avatarUrl: null }
+        }
+      })
+    )
+    if (this.#meId !== meId) return
+    let restored = 0
+    unknown.forEach((id, index) => {
+      const person = people[index]
+      const since = this.#unsentSince.get(id)
+      // Listed, started again or sent meanwhile: what is known now stands.
+      if (person === undefined || since === undefined || this.get(id) !== undefined) return
+      this.#drafts.set(id, {
+        id,
+        kind: 'dm',
+        name: person.name,
+        avatarUrl: person.avatarUrl,
+        lastActivityAt: Math.floor(since / 1000),
+        lastMessageId: null,
+        preview: null,
+        unreadCount: 0,
+        mute: null
+      })
+      restored++
+    })
+    if (restored > 0) this.#announce()
   }
 
   /** What the badge counts: unread messages in conversations that are not muted. */
