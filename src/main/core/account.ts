@@ -3,6 +3,8 @@
 import type { InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import type { FeatureContext } from './feature-context'
+import { SignedInApps } from './signed-in-apps'
+import { TwoStep } from './two-step'
 
 type AccountChannel = Extract<keyof InvokeHandlers, `account:${string}` | `security:${string}`>
 export type AccountHandlers = Pick<InvokeHandlers, AccountChannel>
@@ -12,17 +14,23 @@ const notYet = async (): Promise<never> => {
   throw new AppError('INTERNAL', 'Not built yet.')
 }
 
-export function accountHandlers(_context: FeatureContext): AccountHandlers {
+export function accountHandlers(context: FeatureContext): AccountHandlers {
+  const me = (): ReturnType<FeatureContext['me']> => context.me()
+  const twoStep = new TwoStep({ service: context.gateway, me, switchToken: (issue) => context.switchToken(issue), log: context.log })
+  const signedInApps = new SignedInApps({ service: context.gateway, me })
   return {
     'account:get': notYet,
     'account:updateProfile': notYet,
     'account:changePassword': notYet,
-    'security:beginTwoStep': notYet,
-    'security:confirmTwoStep': notYet,
-    'security:cancelTwoStep': notYet,
-    'security:disableTwoStep': notYet,
-    'security:newBackupCode': notYet,
-    'security:signedInApps': notYet,
-    'security:signOutApp': notYet
+    'security:beginTwoStep': () => twoStep.begin(),
+    'security:confirmTwoStep': ({ code }) => twoStep.confirm(code),
+    'security:cancelTwoStep': async () => {
+      twoStep.cancel()
+      return null
+    },
+    'security:disableTwoStep': () => twoStep.disable(),
+    'security:newBackupCode': () => twoStep.newBackupCode(),
+    'security:signedInApps': () => signedInApps.list(),
+    'security:signOutApp': ({ id }) => signedInApps.signOut(id)
   }
 }

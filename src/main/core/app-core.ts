@@ -272,7 +272,16 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     log,
     me: requireMe,
     refreshConversations,
-    now
+    now,
+    switchToken: async (issue) => {
+      await session.switchToken(issue)
+      // A push subscription ends with the token it was made with: follow again with the new one.
+      const me = session.me
+      await push.stop()
+      if (me === null) return
+      push.start(me)
+      if (openConversationId !== null) push.follow(openConversationId)
+    }
   }
 
   const handlers: InvokeHandlers = {

@@ -17,4 +17,9 @@ export interface FeatureContext {
   refreshConversations(): Promise<Conversation[]>
   /** Unix milliseconds. */
   now(): number
+  /**
+   * Runs `issue`, which replaces every token of the account (M4), and carries on with the token it
+   * answers: kept first, then carried by every request and by push.
+   */
+  switchToken(issue: () => Promise<string>): Promise<void>
 }

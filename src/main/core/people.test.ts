@@ -46,7 +46,8 @@ function handlersOver(people: RememberedPeople): ReturnType<typeof peopleHandler
     log: quietLog,
     me: () => ME,
     refreshConversations: async () => [],
-    now: Date.now
+    now: Date.now,
+    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.'))
   }
   return peopleHandlers(context)
 }

@@ -35,6 +35,8 @@ export class Session {
   #token: string | null = null
   /** The password is held only while the verification screen is up, to repeat the sign-in once verified. */
   #challenge: Challenge | null = null
+  /** A new token is on its way in (switchToken): the old one's refusals are expected. */
+  #switchingToken = false
 
   constructor(deps: SessionDependencies) {
     this.#deps = deps
@@ -137,8 +139,24 @@ export class Session {
 
   /** The service refused our token: back to sign-in, saying why. */
   async expire(notice: string = SESSION_ENDED_NOTICE): Promise<void> {
-    if (this.#token === null) return
+    if (this.#token === null || this.#switchingToken) return
     await this.#end(notice)
+  }
+
+  /**
+   * `issue` replaces every token of the account with the one it answers (M4 does). That token is
+   * kept in the vault before anything uses it, so an app that stops halfway still holds one that works.
+   */
+  async switchToken(issue: () => Promise<string>): Promise<void> {
+    if (this.#token === null) throw new AppError('UNAUTHENTICATED', SESSION_ENDED_NOTICE)
+    this.#switchingToken = true
+    try {
+      const token = await issue()
+      await this.#deps.vault.save(token)
+      this.#token = token
+    } finally {
+      this.#switchingToken = false
+    }
   }
 
   async #login(request: Parameters<SessionService['login']>[0]): Promise<LoginOutcome> {
