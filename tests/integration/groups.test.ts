@@ -1,6 +1,7 @@
 // Main's core against the real local service for groups and their members (G2, G4–G10, MB1–MB9):
 // every operation the app uses, the refusals in the user's words, and the conversation list
 // following each change, live where the service announces it.
+import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { localServiceConfig } from '../../src/main/api/service-config'
@@ -186,6 +187,20 @@ describe('group settings (G6)', () => {
     })
     expect(await graceApp.call('groups:get', { groupId })).toMatchObject({ name: 'Lunch club', imageUrl: null })
     expect(entry(await graceApp.call('conversations:list', {}), groupId)).toMatchObject({ name: 'Lunch club' })
+  })
+
+  it('a member whose group became an announcement group is told why their message was refused, and their list catches up', async () => {
+    const service = await serviceFor()
+    const { graceApp, alanApp, groupId } = await graceAndAlanInAGroup(service)
+    await graceApp.call('groups:update', { groupId, changes: { type: 'announcement' } })
+
+    // The service tells nobody of the change (§14.5): Alan's send is what finds it out.
+    expect(entry(await alanApp.call('conversations:list', {}), groupId)?.groupType).toBe('private')
+    const clientId = randomUUID()
+    await alanApp.call('messages:send', { conversationId: groupId, text: 'Noon?', clientId })
+    const failed = await alanApp.events.waitFor('outbox:changed', (change) => change.conversationId === groupId && change.pending[0]?.state === 'failed')
+    expect(failed.pending).toMatchObject([{ clientId, text: 'Noon?', state: 'failed', error: 'Not sent: only admins can write in this group now.' }])
+    await listUntil(alanApp, (list) => entry(list, groupId)?.groupType === 'announcement', 'Alan’s list knows the group is for announcements')
   })
 
   it('in a private group any member manages: Alan renames it', async () => {

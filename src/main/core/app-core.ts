@@ -177,7 +177,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       events.emit('outbox:changed', { conversationId, pending })
     },
     save: (all) => deps.preferences.set('outbox', all),
-    chatPartnerName: (conversationId) => conversations.get(conversationId)?.name
+    chatPartnerName: (conversationId) => conversations.get(conversationId)?.name,
+    groupRefused: async (conversationId) => {
+      await handlers['groups:get']({ groupId: conversationId })
+    }
   })
   outbox.restore(deps.preferences.get('outbox') ?? [])
   const messageActions = new MessageActions({

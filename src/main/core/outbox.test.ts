@@ -295,7 +295,7 @@ describe('Outbox', () => {
 
     outbox.enqueue(GROUP, 'hello', 'c1')
     await settled()
-    expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed', error: 'Not sent: you cannot post in this conversation.' }])
+    expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed', error: 'Not sent: only admins can write in this group now.' }])
     outbox.resume()
     await settled()
     expect(service.callsOf('sendMessage')).toHaveLength(1)

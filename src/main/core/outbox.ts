@@ -19,6 +19,12 @@ export interface OutboxDependencies {
   save(all: PendingMessage[]): void
   /** Who the user writes to in a chat, to say who refused a message; undefined when not known. */
   chatPartnerName?(conversationId: ConversationId): string | undefined
+  /**
+   * A group refused a message: it became an announcement group or the user lost their role, which
+   * the service announces to nobody (§14.5). Reads the group again so the list, and the composer
+   * it decides, catch up.
+   */
+  groupRefused?(conversationId: ConversationId): Promise<void>
 }
 
 /** First and longest wait before messages that failed for want of the service are sent again. */
@@ -183,6 +189,9 @@ export class Outbox {
       if (!this.#entries.has(clientId)) return
       this.#update(entry, { state: 'failed', error: this.#failureText(error, pending.conversationId) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
       if (code === 'NETWORK') this.#scheduleRetry()
+      if (code === 'FORBIDDEN' && conversationKind(pending.conversationId) === 'group') {
+        await this.#deps.groupRefused?.(pending.conversationId).catch(() => undefined)
+      }
     }
   }
 
@@ -191,6 +200,10 @@ export class Outbox {
     if (errorCodeOf(error) === 'FORBIDDEN' && conversationKind(conversationId) === 'dm') {
       const name = this.#deps.chatPartnerName?.(conversationId) ?? 'This person'
       return `Not sent: ${name} is not accepting messages from you.`
+    }
+    // In a group, MS2's 403 is the user not being a poster: only admins write in an announcement group.
+    if (errorCodeOf(error) === 'FORBIDDEN' && conversationKind(conversationId) === 'group') {
+      return 'Not sent: only admins can write in this group now.'
     }
     return failureText(error)
   }
