@@ -1,11 +1,20 @@
 // Settings ▸ Service against real local services: Test connection asks each address as the
 // contract says and reports what is wrong in words; Save moves the app to another deployment
 // without a restart; and a setting the environment decides is reported and kept.
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../../server/test/support'
-import { localServiceConfig } from '../../src/main/api/service-config'
+import { localServiceConfig, resolveServiceConfig } from '../../src/main/api/service-config'
+import { createAppCore } from '../../src/main/core/app-core'
+import { NEW_SERVICE_REFUSED_SESSION_NOTICE } from '../../src/main/core/service-settings'
 import { checkServiceAddresses } from '../../src/main/service/connection-check'
+import { connectToService } from '../../src/main/service/service-connection'
+import type { SavedServiceSettings } from '../../src/main/service/service-settings-control'
+import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
 
 const cleanups: (() => Promise<void> | void)[] = []
 
@@ -13,10 +22,34 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function serviceFor(): Promise<TestService> {
-  const service = await startTestService()
+async function serviceFor(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
+  const service = await startTestService(options)
   cleanups.push(() => service.close())
   return service
+}
+
+/** Two deployments over one database: the same accounts and tokens behind two sets of addresses. */
+async function twoDeploymentsOfOneService(): Promise<[TestService, TestService]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-service-settings-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const db = join(dataDir, 'service.db')
+  return [await serviceFor({ db }), await serviceFor({ db })]
+}
+
+const chatOf = (a: string, b: string): string => [a, b].sort((x, y) => Number(x) - Number(y)).join('+')
+
+/** The settings file of the Electron shell, or browser mode's store, as the service connection sees it. */
+class MemorySavedSettings implements SavedServiceSettings {
+  value: unknown
+  constructor(value?: unknown) {
+    this.value = value
+  }
+  get(): unknown {
+    return this.value
+  }
+  set(saved: unknown): void {
+    this.value = saved
+  }
 }
 
 /** A loopback port nothing listens on: taken from the system, then let go. */
@@ -105,5 +138,132 @@ describe('Test connection', () => {
       ok: false,
       problem: 'http: to 192.0.2.1 would send the access token unencrypted; use https:, or http: only to this computer (127.0.0.1, [::1], localhost)'
     })
+  })
+})
+
+describe('Save', () => {
+  it('moves the app to another deployment that knows the session: it stays signed in, and its calls and push go there', async () => {
+    const [first, second] = await twoDeploymentsOfOneService()
+    const ada = await first.createUser({ name: 'Ada' })
+    const bea = await first.signUp({ name: 'Bea' })
+    const app = launchApp(first.origin, cleanups)
+    await signInThroughSms(app, first, ada)
+    const statusesBefore = app.events.all('push:status').length
+
+    const view = await app.call('service:save', { settings: localServiceConfig(second.origin) })
+
+    expect(view).toEqual({ settings: localServiceConfig(second.origin), overriddenBy: {} })
+    expect(await app.call('service:get', {})).toEqual(view)
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
+    // Push started again on the second deployment.
+    await app.events.waitFor('push:status', (status) => status === 'connected', 10_000, statusesBefore + 1)
+    await first.close()
+
+    // Only the second deployment's own push gateway hears of what is sent through it.
+    await second.sendDirectMessage(bea, ada.id, 'sent through the second')
+    const received = await app.events.waitFor('messages:received', (message) => message.text === 'sent through the second')
+    expect(received).toMatchObject({ conversationId: chatOf(ada.id, bea.id), senderId: bea.id })
+    const list = await app.call('conversations:list', {})
+    expect(list.map((conversation) => conversation.id)).toEqual([chatOf(ada.id, bea.id)])
+    expect(app.events.all('session:changed').filter((state) => state.status === 'signedOut')).toEqual([])
+  })
+
+  it('signs out with a notice saying why when the new deployment refuses the session, and signs in there', async () => {
+    const first = await serviceFor()
+    const second = await serviceFor()
+    const ada = await first.createUser({ name: 'Ada' })
+    const app = launchApp(first.origin, cleanups)
+    await signInThroughSms(app, first, ada)
+
+    await app.call('service:save', { settings: localServiceConfig(second.origin) })
+
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: NEW_SERVICE_REFUSED_SESSION_NOTICE })
+    expect(app.vault.token).toBeNull()
+    expect(app.events.all('push:status').at(-1)).toBe('offline')
+
+    const adaThere = await second.createUser({ name: 'Ada on the second' })
+    const bea = await second.signUp({ name: 'Bea' })
+    await signInThroughSms(app, second, adaThere)
+    await second.sendDirectMessage(bea, adaThere.id, 'welcome to the second')
+    await app.events.waitFor('messages:received', (message) => message.text === 'welcome to the second')
+  })
+
+  it('keeps the session when the new deployment cannot be reached, and push keeps trying there', async () => {
+    const first = await serviceFor()
+    const ada = await first.createUser()
+    const app = launchApp(first.origin, cleanups)
+    await signInThroughSms(app, first, ada)
+    const nowhere = localServiceConfig(`http://127.0.0.1:${await unusedPort()}`)
+    const statusesBefore = app.events.all('push:status').length
+
+    expect(await app.call('service:save', { settings: nowhere })).toEqual({ settings: nowhere, overriddenBy: {} })
+
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
+    await app.events.waitFor('push:status', (status) => status === 'connecting', 10_000, statusesBefore)
+    expect(app.events.all('push:status').slice(statusesBefore)).toEqual(['offline', 'connecting'])
+    await expect(app.call('conversations:list', {})).resolves.toEqual([])
+    await expect(app.call('people:blocked', {})).rejects.toMatchObject({ code: 'NETWORK' })
+  })
+
+  it('refuses settings that break the transport rule, naming the field, and changes nothing', async () => {
+    const first = await serviceFor()
+    const app = launchApp(first.origin, cleanups)
+    const before = await app.call('service:get', {})
+
+    await expect(app.call('service:save', { settings: { ...localServiceConfig(first.origin), pushWsUrl: 'ws://chat.example.com/faye' } })).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringMatching(/^Push WebSocket address: ws: to chat\.example\.com would send the access token unencrypted/)
+    })
+    expect(await app.call('service:get', {})).toEqual(before)
+  })
+})
+
+describe('environment overrides', () => {
+  it('reports which settings a variable decides, and keeps them through a save, in force and in the file', async () => {
+    const first = await serviceFor()
+    const second = await serviceFor()
+    const environment = { PARLEY_APP_ID: 'kiosk', PARLEY_IMAGE_SERVICE_URL: `${first.origin}/image` }
+    const saved = new MemorySavedSettings({ ...localServiceConfig(first.origin), appId: 'saved-app' })
+    const platform = {
+      events: new RecordingEvents(),
+      vault: new MemoryVault(),
+      preferences: new MemoryPreferences(),
+      notifier: new RecordingNotifier(),
+      window: new FakeWindow(),
+      idle: new FakeIdle(),
+      display: new RecordingDisplay()
+    }
+    const core = createAppCore({
+      ...platform,
+      service: connectToService({ config: resolveServiceConfig(saved.value, environment), log: quietLog, saved, environment }),
+      host: { tray: true, startAtLogin: false },
+      openExternal: async () => undefined,
+      log: quietLog
+    })
+    cleanups.push(() => core.stop())
+    const harness: AppHarness = { ...platform, core, call: (channel, request) => core.handlers[channel](request) }
+    const app = harness.call
+
+    expect(await app('service:get', {})).toEqual({
+      settings: { ...localServiceConfig(first.origin), appId: 'kiosk' },
+      overriddenBy: { appId: 'PARLEY_APP_ID', imageServiceUrl: 'PARLEY_IMAGE_SERVICE_URL' }
+    })
+
+    const typed = { ...localServiceConfig(second.origin), appId: 'typed-over' }
+    const view = await app('service:save', { settings: typed })
+
+    expect(view).toEqual({
+      settings: { ...localServiceConfig(second.origin), appId: 'kiosk', imageServiceUrl: `${first.origin}/image` },
+      overriddenBy: { appId: 'PARLEY_APP_ID', imageServiceUrl: 'PARLEY_IMAGE_SERVICE_URL' }
+    })
+    // The file keeps its own values for what the environment decides, for when the variable is gone.
+    expect(saved.value).toEqual({ ...localServiceConfig(second.origin), appId: 'saved-app', imageServiceUrl: `${first.origin}/image` })
+    expect(resolveServiceConfig(saved.value, environment)).toEqual(view.settings)
+
+    // The app id in force is the variable's: the second deployment issues the token to it.
+    const ada = await second.createUser()
+    await signInThroughSms(harness, second, ada)
+    const tokens = await second.call('GET', '/v2/access_tokens', { token: harness.vault.token ?? '' })
+    expect(tokens.body.access_tokens.map((token: { app_id: string }) => token.app_id)).toEqual(['kiosk'])
   })
 })
