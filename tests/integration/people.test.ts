@@ -269,6 +269,24 @@ describe('contacts', () => {
     expect(await app.call('contacts:list', {})).toEqual([])
   })
 
+  it('says how far an import went when a later batch is refused, and what went through stays added', async () => {
+    const service = await serviceForTest()
+    const ada = await service.signUp({ name: 'Ada' })
+    const grace = await service.createUser({ name: 'Grace' })
+    const app = await signedInApp(service, ada)
+    const strangers: ContactCard[] = Array.from({ length: 999 }, (_, index) => ({ name: `Stranger ${index}`, phone: `+44 20 ${String(index).padStart(8, '0')}` }))
+    // A name longer than the service takes in a whole request: the second batch is refused.
+    const oversized: ContactCard = { name: 'A'.repeat(5 * 1024 * 1024), phone: '+44 20 99999999' }
+
+    const importId = randomUUID()
+    const failure = app.call('contacts:import', { importId, cards: [cardFor(grace), ...strangers, oversized] })
+    await expect(failure).rejects.toMatchObject({
+      message: expect.stringMatching(/^The import stopped part way: 1 of its 2 batches of up to 1000 contacts went through, so some contacts may have been added\. \S/)
+    })
+    expect(app.events.all('contacts:importProgress')).toEqual([{ importId, done: 1000, total: 1001 }])
+    expect(ids(await app.call('contacts:list', {}))).toEqual([grace.id])
+  })
+
   it('says when the service does not accept the device for an import', async () => {
     const service = await serviceForTest()
     const ada = await service.signUp({ name: 'Ada' })

@@ -102,14 +102,28 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
       context.me()
       const checked = checkedCards(cards)
       const matched = new Map<string, Contact>()
-      for (let start = 0; start < checked.length; start += CARDS_PER_IMPORT_REQUEST) {
-        const batch = checked.slice(start, start + CARDS_PER_IMPORT_REQUEST).map((card, offset) => ({ ...card, guid: `${importId}-${start + offset}` }))
-        const batchId = await saying(gateway.importContacts(batch), {
-          // R3's only refusal past the rows checked above: the service does not trust this device.
-          FORBIDDEN: 'The service did not accept this device for importing contacts: its device verification failed.'
-        })
-        for (const contact of await gateway.importedContacts(batchId)) if (!matched.has(contact.id)) matched.set(contact.id, contact)
-        events.emit('contacts:importProgress', { importId, done: start + batch.length, total: checked.length })
+      const batches = Math.ceil(checked.length / CARDS_PER_IMPORT_REQUEST)
+      let accepted = 0
+      try {
+        for (let start = 0; start < checked.length; start += CARDS_PER_IMPORT_REQUEST) {
+          const batch = checked.slice(start, start + CARDS_PER_IMPORT_REQUEST).map((card, offset) => ({ ...card, guid: `${importId}-${start + offset}` }))
+          const batchId = await saying(gateway.importContacts(batch), {
+            // R3's only refusal past the rows checked above: the service does not trust this device.
+            FORBIDDEN: 'The service did not accept this device for importing contacts: its device verification failed.'
+          })
+          accepted += 1
+          for (const contact of await gateway.importedContacts(batchId)) if (!matched.has(contact.id)) matched.set(contact.id, contact)
+          events.emit('contacts:importProgress', { importId, done: start + batch.length, total: checked.length })
+        }
+      } catch (error) {
+        // Each batch the service accepted added its contacts for good: the user must know the
+        // import did not stop at nothing.
+        if (accepted === 0 || !(error instanceof AppError)) throw error
+        throw new AppError(
+          error.code,
+          `The import stopped part way: ${accepted} of its ${batches} batches of up to ${CARDS_PER_IMPORT_REQUEST} contacts went through, so some contacts may have been added. ${error.message}`,
+          { cause: error }
+        )
       }
       if (matched.size === 0) return { submitted: checked.length, matched: [] }
       // R4 does not say whom the user blocks, as R1 does: B1 does.

@@ -271,6 +271,23 @@ describe('importing contacts', () => {
     expect(within(region).getByRole('button', { name: 'Import 1 contact' })).toBeEnabled()
   })
 
+  it('loads the contact list again after an import that stopped part way, to show what went through', async () => {
+    const PARTWAY =
+      'The import stopped part way: 1 of its 2 batches of up to 1000 contacts went through, so some contacts may have been added. The service cannot be reached. Check your connection.'
+    const fake = signedIn().fails('contacts:import', 'NETWORK', PARTWAY)
+    const region = await openContacts(fake)
+    await waitFor(() => expect(fake.callsTo('contacts:list')).toHaveLength(1))
+    const alan: Person = { id: 'u9', name: 'Alan Turing', avatarUrl: null }
+    fake.returns('contacts:list', [contact(rene), contact(grace, { blocked: true }), contact(alan, { source: 'import' })])
+
+    await chooseCsv(region, 'Alan Turing,5550100200\n')
+    await fireEvent.click(await within(region).findByRole('button', { name: 'Import 1 contact' }))
+    expect(await within(region).findByRole('alert')).toHaveTextContent('some contacts may have been added')
+    expect(await within(region).findByRole('button', { name: 'Alan Turing' })).toBeInTheDocument()
+    expect(fake.callsTo('contacts:list')).toHaveLength(2)
+    expect(within(region).getByRole('button', { name: 'Import 1 contact' })).toBeEnabled()
+  })
+
   it('offers no import for a file with no readable row', async () => {
     const fake = signedIn()
     const region = await openContacts(fake)
