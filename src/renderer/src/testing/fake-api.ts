@@ -1,5 +1,6 @@
 // A stand-in for `window.api` in component tests: records every call, answers from a script the
 // test sets up, and lets the test play main's part by emitting events.
+import type { Account } from '../../../shared/account'
 import { DEFAULT_SETTINGS, type Conversation, type DesktopState, type Message, type PendingMessage } from '../../../shared/domain'
 import type {
   Api,
@@ -41,6 +42,9 @@ export class FakeApi {
     this.returns('presence:activity', null)
     // Settings lists whom the user blocks each time it opens.
     this.returns('people:blocked', [])
+    // Settings ▸ Security shows two-step verification's state and the signed-in apps each time it opens.
+    this.returns('account:get', account)
+    this.returns('security:signedInApps', [])
   }
 
   readonly api: Api = {
@@ -100,6 +104,9 @@ export class FakeApi {
 }
 
 export const me = { id: 'u1', name: 'Ada Lovelace', avatarUrl: null }
+
+/** `me`'s account, as its owner manages it. */
+export const account: Account = { ...me, email: 'ada@example.test', bio: '', twoStep: { enabled: false, phoneHint: null } }
 
 export function conversation(overrides: Partial<Conversation> & Pick<Conversation, 'id' | 'name'>): Conversation {
   return {
