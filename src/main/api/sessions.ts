@@ -44,6 +44,18 @@ export function signIn(client: ServiceClient, request: SignInRequest): Promise<S
   })
 }
 
+/** V1: the verification as it stands; 404 (an ApiError) once it is unknown or expired. */
+export function readVerification(client: ServiceClient, mfaId: string): Promise<WireVerification> {
+  return client.call({
+    operation: 'V1 read verification',
+    method: 'GET',
+    host: 'base',
+    path: path`/verifications/${mfaId}`,
+    schema: verificationEnvelope.transform((value) => value.verification),
+    authenticated: false
+  })
+}
+
 /** V2: texts a fresh 6-digit pin to the account's phone. `hint` is the phone's last digits. */
 export function sendSmsCode(client: ServiceClient, mfaId: string): Promise<{ hint: string | null }> {
   return client.call({

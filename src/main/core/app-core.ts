@@ -23,6 +23,7 @@ import type { Log } from '../log/log'
 import { Session } from './session'
 import { serviceSettingsHandlers } from './service-settings'
 import { Timelines } from './timelines'
+import type { Timers } from './timers'
 import { Uploads } from './uploads'
 
 export interface AppCoreDependencies {
@@ -42,6 +43,8 @@ export interface AppCoreDependencies {
   log: Log
   /** Unix milliseconds; tests pass a clock of their own. */
   now?: () => number
+  /** How core waits (checking for a text sign-in, say); tests may drive their own. */
+  timers?: Timers
 }
 
 export interface AppCore {
@@ -89,6 +92,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     vault: deps.vault,
     preferences: deps.preferences,
     log,
+    now,
+    ...(deps.timers === undefined ? {} : { timers: deps.timers }),
     changed: (state) => events.emit('session:changed', state),
     signedIn: (me) => {
       if (outboxOwner !== me.id) outbox.clear()
@@ -304,16 +309,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
         if (openConversationId !== null) push.follow(openConversationId)
       }
     }),
-    // FOUNDATION: being built (issue 10).
-    'session:textInstead': async () => {
-      throw new AppError('INTERNAL', 'Not built yet.')
-    },
+    'session:textInstead': () => session.textInstead(),
     'session:cancelTextRoute': async () => {
-      throw new AppError('INTERNAL', 'Not built yet.')
+      session.cancelTextRoute()
+      return null
     },
-    'session:startOver': async () => {
-      throw new AppError('INTERNAL', 'Not built yet.')
-    },
+    'session:startOver': () => session.startOver(),
     'polls:create': async ({ conversationId, poll }) => {
       requireConversation(conversationId)
       const created = await polls.create(conversationId, poll)
@@ -463,6 +464,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       await session.restore()
     },
     stop: async () => {
+      session.stop()
       desktop.stop()
       conversations.stop()
       outbox.stop()

@@ -42,11 +42,19 @@ import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../s
 
 export type LoginOutcome =
   | { kind: 'token'; token: string; me: Me }
-  | { kind: 'verification'; verificationId: string; smsHint: string | null }
+  | { kind: 'verification'; verificationId: string; smsHint: string | null; textRoute: TextRouteAddress | null }
+
+/** Where to text, and what, to verify by texting the service; the verification carries both. */
+export interface TextRouteAddress {
+  systemNumber: string
+  longPin: string
+}
 
 /** Signing in and out. */
 export interface SessionService {
   login(request: { username: string; password: string; deviceId: string; verificationCode?: string }): Promise<LoginOutcome>
+  /** V1; fails NOT_FOUND once the verification is unknown or expired. */
+  readVerification(verificationId: string): Promise<{ verified: boolean; textRoute: TextRouteAddress | null }>
   sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }>
   confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
   /** Who the current token belongs to. */

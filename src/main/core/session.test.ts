@@ -55,11 +55,17 @@ class MemoryAccount implements SessionService {
     if (request.username !== 'ada' || request.password !== PASSWORD) throw failure('UNAUTHENTICATED')
     if (request.verificationCode !== undefined) {
       if (request.verificationCode !== 'mfa-1' || !this.#verified) throw failure('UNAUTHENTICATED')
-      if (this.verifyAgain) return { kind: 'verification', verificationId: 'mfa-2', smsHint: null }
+      if (this.verifyAgain) return { kind: 'verification', verificationId: 'mfa-2', smsHint: null, textRoute: null }
     } else if (this.verifyDevice) {
-      return { kind: 'verification', verificationId: 'mfa-1', smsHint: null }
+      return { kind: 'verification', verificationId: 'mfa-1', smsHint: null, textRoute: null }
     }
     return { kind: 'token', token: this.issueToken(), me: ADA }
+  }
+
+  async readVerification(verificationId: string): Promise<{ verified: boolean; textRoute: null }> {
+    this.#call('readVerification')
+    if (verificationId !== 'mfa-1') throw failure('NOT_FOUND')
+    return { verified: this.#verified, textRoute: null }
   }
 
   async sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }> {
@@ -254,28 +260,35 @@ describe('Session: signing in', () => {
 })
 
 describe('Session: a verification that cannot go on', () => {
-  it('says the sign-in has expired when the service no longer knows the verification, and goes back to sign-in', async () => {
+  it('says the sign-in has expired when the service no longer knows the verification, and starts over on request', async () => {
     for (const step of ['sendSmsCode', 'confirmCode'] as const) {
       const { session, service, states } = await verifyingSession()
       service.failNext(step, 'NOT_FOUND')
       const attempt = step === 'sendSmsCode' ? session.sendCode() : session.confirmCode(PIN)
-      await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'This sign-in has expired. Please sign in again.' })
-      expect(states).toEqual([signedOut(null)])
-      await expect(session.confirmCode(PIN)).rejects.toMatchObject({
-        code: 'VALIDATION',
-        message: 'There is no sign-in waiting for a code. Please sign in again.'
-      })
+      await expect(attempt).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'This sign-in has expired. Start again to get a new code.' })
+      expect(states).toEqual([{ status: 'verifying', challenge: { smsHint: null, spent: 'expired' } }])
+
+      // The held credentials sign in again, for a new verification with nothing of the old one.
+      expect(await session.startOver()).toEqual({ status: 'verificationRequired', challenge: { smsHint: null } })
+      expect(session.state).toEqual({ status: 'verifying', challenge: { smsHint: null } })
+      expect(service.logins).toHaveLength(2)
     }
   })
 
-  it('says no more codes can be sent when the verification is spent', async () => {
-    const { session, service } = await verifyingSession()
+  it('says the sign-in is locked when the service refuses to send another code, and when the last attempt is used', async () => {
+    const { session, service, states } = await verifyingSession()
     service.failNext('sendSmsCode', 'VALIDATION')
     await expect(session.sendCode()).rejects.toMatchObject({
       code: 'VALIDATION',
-      message: 'No more codes can be sent for this sign-in. Go back and sign in again.'
+      message: 'This sign-in is locked after too many wrong codes. Start again to get a new code.'
     })
-    expect(session.state.status).toBe('verifying')
+    expect(session.state).toEqual({ status: 'verifying', challenge: { smsHint: null, spent: 'locked' } })
+
+    const locked = await verifyingSession()
+    locked.service.remainingAttempts = 1
+    expect(await locked.session.confirmCode('000000')).toEqual({ status: 'wrongCode', remainingAttempts: 0 })
+    expect(locked.states).toEqual([{ status: 'verifying', challenge: { smsHint: null, spent: 'locked' } }])
+    expect(states).toHaveLength(1)
   })
 
   it('says the code was already used when the service has verified it before', async () => {
@@ -283,8 +296,13 @@ describe('Session: a verification that cannot go on', () => {
     service.failNext('confirmCode', 'VALIDATION')
     await expect(session.confirmCode(PIN)).rejects.toMatchObject({
       code: 'VALIDATION',
-      message: 'This code was already used. Go back and sign in again.'
+      message: 'This code was already used. Start again to sign in.'
     })
+  })
+
+  it('cannot start over without a sign-in waiting', async () => {
+    const { session } = sessionWith()
+    await expect(session.startOver()).rejects.toMatchObject({ code: 'VALIDATION' })
   })
 
   it('passes an outage during verification on unchanged, and the screen stays', async () => {

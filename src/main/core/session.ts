@@ -1,11 +1,15 @@
-// Who is signed in, and how they got there: password, then (when the service asks) a code sent by
-// SMS, then the same sign-in again carrying the verified code. The token lives here and in the
-// vault only; the renderer sees the session's state, never the token.
+// Who is signed in, and how they got there: password, then (when the service asks) a verification
+// (a code sent by SMS, a backup code, or a text the user sends the service), then the same sign-in
+// again carrying the verified verification. The token lives here and in the vault only; the
+// renderer sees the session's state, never the token.
 import { randomUUID } from 'node:crypto'
-import type { ConfirmCodeResult, Me, SessionState, SignInResult } from '../../shared/domain'
+import type { TextRoute } from '../../shared/account'
+import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/domain'
 import { AppError } from './app-error'
 import { errorCodeOf, userMessageFor } from './failures'
-import type { LoginOutcome, Preferences, SessionService, TokenVault } from './ports'
+import type { LoginOutcome, Preferences, SessionService, TextRouteAddress, TokenVault } from './ports'
+import { TextRoutePoll, VERIFICATION_LIFETIME_MS } from './text-route-poll'
+import { systemTimers, type Timers } from './timers'
 import type { Log } from '../log/log'
 
 export interface SessionDependencies {
@@ -13,6 +17,9 @@ export interface SessionDependencies {
   vault: TokenVault
   preferences: Preferences
   log: Log
+  /** Unix ms; tests pass a clock of their own. */
+  now?: () => number
+  timers?: Timers
   changed(state: SessionState): void
   signedIn(me: Me): void
   signedOut(): void
@@ -25,6 +32,13 @@ interface Challenge {
   smsHint: string | null
   /** The code was accepted; only the sign-in that follows it is still to do (if it failed, say). */
   verified: boolean
+  /** Where to text to verify instead, when the service said. */
+  textRouteAddress: TextRouteAddress | null
+  /** Unix ms when the service answered with this verification: it expires a fixed time after. */
+  createdAt: number
+  /** The text route, while the user takes it. */
+  textRoute: TextRoute | null
+  spent: 'locked' | 'expired' | null
 }
 
 export const SESSION_ENDED_NOTICE = userMessageFor('UNAUTHENTICATED')
@@ -37,9 +51,14 @@ export class Session {
   #challenge: Challenge | null = null
   /** A new token is on its way in (switchToken): the old one's refusals are expected. */
   #switchingToken = false
+  #textRoutePoll: TextRoutePoll | null = null
+  readonly #now: () => number
+  readonly #timers: Timers
 
   constructor(deps: SessionDependencies) {
     this.#deps = deps
+    this.#now = deps.now ?? Date.now
+    this.#timers = deps.timers ?? systemTimers
   }
 
   get state(): SessionState {
@@ -83,10 +102,76 @@ export class Session {
   async signIn(username: string, password: string): Promise<SignInResult> {
     const outcome = await this.#login({ username, password, deviceId: this.#deviceId() })
     if (outcome.kind === 'token') return { status: 'signedIn', me: await this.#accept(outcome) }
-    this.#challenge = { username, password, verificationId: outcome.verificationId, smsHint: outcome.smsHint, verified: false }
-    const challenge = { smsHint: outcome.smsHint }
-    this.#setState({ status: 'verifying', challenge })
+    this.#stopTextRoute()
+    this.#challenge = {
+      username,
+      password,
+      verificationId: outcome.verificationId,
+      smsHint: outcome.smsHint,
+      verified: false,
+      textRouteAddress: outcome.textRoute,
+      createdAt: this.#now(),
+      textRoute: null,
+      spent: null
+    }
+    const challenge = this.#publishChallenge()
     return { status: 'verificationRequired', challenge }
+  }
+
+  /** A locked or expired verification: the same sign-in again, for a new one. */
+  async startOver(): Promise<SignInResult> {
+    const { username, password } = this.#requireChallenge()
+    return this.signIn(username, password)
+  }
+
+  /**
+   * The text route: the user texts the verification's long PIN to the service's number from the
+   * account's phone, and the sign-in finishes by itself once the service has seen it.
+   */
+  async textInstead(): Promise<TextRoute> {
+    const challenge = this.#requireChallenge()
+    if (challenge.spent !== null) throw this.#spentError(challenge.spent)
+    if (challenge.textRoute !== null) return challenge.textRoute
+    const address = challenge.textRouteAddress ?? (await this.#readTextRouteAddress(challenge))
+    if (this.#challenge !== challenge) throw new AppError('VALIDATION', 'This sign-in was left. Please sign in again.')
+    const textRoute: TextRoute = {
+      systemNumber: address.systemNumber,
+      text: address.longPin,
+      expiresAt: challenge.createdAt + VERIFICATION_LIFETIME_MS,
+      checkedAt: null,
+      expired: false
+    }
+    challenge.textRoute = textRoute
+    this.#textRoutePoll = new TextRoutePoll({
+      read: async () => (await this.#deps.service.readVerification(challenge.verificationId)).verified,
+      expiresAt: textRoute.expiresAt,
+      now: this.#now,
+      timers: this.#timers,
+      checked: (at) => {
+        challenge.textRoute = { ...textRoute, checkedAt: at }
+        this.#publishChallenge()
+      },
+      verified: () => this.#finishTextRoute(challenge),
+      expired: () => this.#spend(challenge, 'expired'),
+      failed: (error) => this.#deps.log.warn('could not check the text route', error)
+    })
+    this.#textRoutePoll.start()
+    this.#publishChallenge()
+    return textRoute
+  }
+
+  /** Stops waiting for the text; the verification stays, for another route. */
+  cancelTextRoute(): void {
+    const challenge = this.#challenge
+    this.#stopTextRoute()
+    if (challenge === null || challenge.textRoute === null) return
+    challenge.textRoute = null
+    this.#publishChallenge()
+  }
+
+  /** Stops every timer; the session itself stays as it is. */
+  stop(): void {
+    this.#stopTextRoute()
   }
 
   async sendCode(): Promise<{ smsHint: string | null }> {
@@ -96,7 +181,8 @@ export class Session {
       challenge.smsHint = smsHint ?? challenge.smsHint
       return { smsHint: challenge.smsHint }
     } catch (error) {
-      throw this.#challengeFailure(error, 'No more codes can be sent for this sign-in. Go back and sign in again.')
+      // V2 refuses a locked verification (or one already verified, which no screen leads to).
+      throw this.#challengeFailure(challenge, error, 'locked')
     }
   }
 
@@ -107,22 +193,19 @@ export class Session {
       try {
         confirmation = await this.#deps.service.confirmCode(challenge.verificationId, code.trim())
       } catch (error) {
-        throw this.#challengeFailure(error, 'This code was already used. Go back and sign in again.')
+        throw this.#challengeFailure(challenge, error, null)
       }
-      if (!confirmation.verified) return { status: 'wrongCode', remainingAttempts: confirmation.remainingAttempts }
+      if (!confirmation.verified) {
+        if (confirmation.remainingAttempts === 0) this.#spend(challenge, 'locked')
+        return { status: 'wrongCode', remainingAttempts: confirmation.remainingAttempts }
+      }
       challenge.verified = true
     }
-    const outcome = await this.#login({
-      username: challenge.username,
-      password: challenge.password,
-      deviceId: this.#deviceId(),
-      verificationCode: challenge.verificationId
-    })
-    if (outcome.kind !== 'token') throw new AppError('INTERNAL', 'The service asked for another verification. Please sign in again.')
-    return { status: 'signedIn', me: await this.#accept(outcome) }
+    return { status: 'signedIn', me: await this.#signInVerified(challenge) }
   }
 
   cancelVerification(): void {
+    this.#stopTextRoute()
     this.#challenge = null
     if (this.#state.status === 'verifying') this.#setState({ status: 'signedOut', notice: null })
   }
@@ -174,7 +257,45 @@ export class Session {
     }
   }
 
+  /** The sign-in again, carrying the verification now verified. */
+  async #signInVerified(challenge: Challenge): Promise<Me> {
+    const outcome = await this.#login({
+      username: challenge.username,
+      password: challenge.password,
+      deviceId: this.#deviceId(),
+      verificationCode: challenge.verificationId
+    })
+    if (outcome.kind !== 'token') throw new AppError('INTERNAL', 'The service asked for another verification. Please sign in again.')
+    return this.#accept(outcome)
+  }
+
+  /** The text arrived: sign in. A failure leaves the route up, and the next check tries again. */
+  async #finishTextRoute(challenge: Challenge): Promise<boolean> {
+    if (this.#challenge !== challenge) return true
+    challenge.verified = true
+    try {
+      await this.#signInVerified(challenge)
+      return true
+    } catch (error) {
+      this.#deps.log.warn('could not finish signing in after the text arrived', error)
+      return this.#challenge !== challenge
+    }
+  }
+
+  async #readTextRouteAddress(challenge: Challenge): Promise<TextRouteAddress> {
+    let address: TextRouteAddress | null
+    try {
+      address = (await this.#deps.service.readVerification(challenge.verificationId)).textRoute
+    } catch (error) {
+      throw this.#challengeFailure(challenge, error, null)
+    }
+    if (address === null) throw new AppError('INTERNAL', 'The service did not say where to text. Use another way to sign in.')
+    challenge.textRouteAddress = address
+    return address
+  }
+
   async #accept(outcome: Extract<LoginOutcome, { kind: 'token' }>): Promise<Me> {
+    this.#stopTextRoute()
     this.#challenge = null
     this.#token = outcome.token
     await this.#deps.vault.save(outcome.token)
@@ -191,6 +312,7 @@ export class Session {
   async #end(notice: string | null): Promise<void> {
     const wasSignedIn = this.#state.status === 'signedIn'
     this.#token = null
+    this.#stopTextRoute()
     this.#challenge = null
     await this.#deps.vault.clear()
     this.#setState({ status: 'signedOut', notice })
@@ -202,15 +324,53 @@ export class Session {
     return this.#challenge
   }
 
-  /** A verification that is gone (expired, 404) or spent (400) cannot be saved: start over. */
-  #challengeFailure(error: unknown, spentMessage: string): unknown {
+  /**
+   * A verification that is gone (expired, 404) cannot be saved, nor one the service refuses (400)
+   * as `refusedMeans` says: the screen offers a fresh start. Any other failure passes on.
+   */
+  #challengeFailure(challenge: Challenge, error: unknown, refusedMeans: 'locked' | null): unknown {
     const code = errorCodeOf(error)
     if (code === 'NOT_FOUND') {
-      this.cancelVerification()
-      return new AppError('NOT_FOUND', 'This sign-in has expired. Please sign in again.', { cause: error })
+      this.#spend(challenge, 'expired')
+      return this.#spentError('expired', error)
     }
-    if (code === 'VALIDATION') return new AppError('VALIDATION', spentMessage, { cause: error })
+    if (code === 'VALIDATION') {
+      if (refusedMeans === null) return new AppError('VALIDATION', 'This code was already used. Start again to sign in.', { cause: error })
+      this.#spend(challenge, refusedMeans)
+      return this.#spentError(refusedMeans, error)
+    }
     return error
+  }
+
+  #spentError(spent: 'locked' | 'expired', cause?: unknown): AppError {
+    return spent === 'expired'
+      ? new AppError('NOT_FOUND', 'This sign-in has expired. Start again to get a new code.', { cause })
+      : new AppError('VALIDATION', 'This sign-in is locked after too many wrong codes. Start again to get a new code.', { cause })
+  }
+
+  /** Nothing more can verify this sign-in: only starting over helps. */
+  #spend(challenge: Challenge, spent: 'locked' | 'expired'): void {
+    if (this.#challenge !== challenge) return
+    // A locked verification cannot be verified by text either (the service says so), so no route goes on.
+    this.#stopTextRoute()
+    if (spent === 'expired' && challenge.textRoute !== null) challenge.textRoute = { ...challenge.textRoute, expired: true }
+    challenge.spent ??= spent
+    this.#publishChallenge()
+  }
+
+  #stopTextRoute(): void {
+    this.#textRoutePoll?.stop()
+    this.#textRoutePoll = null
+  }
+
+  /** The renderer's view of the verification: only what it shows, the route and whether it is spent. */
+  #publishChallenge(): VerificationChallenge {
+    const challenge = this.#requireChallenge()
+    const published: VerificationChallenge = { smsHint: challenge.smsHint }
+    if (challenge.textRoute !== null) published.textRoute = challenge.textRoute
+    if (challenge.spent !== null) published.spent = challenge.spent
+    this.#setState({ status: 'verifying', challenge: published })
+    return published
   }
 
   #deviceId(): string {

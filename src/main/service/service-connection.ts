@@ -4,7 +4,7 @@
 import type { Conversation, ConversationId, Me, Message } from '../../shared/domain'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
-import type { WireGroup } from '../api/decoders'
+import type { WireGroup, WireVerification } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
 import { uploadPicture } from '../api/images'
 import { deleteMessage, editDirectMessage, editGroupMessage, getGroupMessage, pinnedDirectMessages, pinnedGroupMessages, setPinned } from '../api/message-actions'
@@ -15,13 +15,13 @@ import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
 import { ServiceSettingsControl, type SavedServiceSettings } from './service-settings-control'
 import { likedByMe, likedForMe, mostLiked, react, unreact } from '../api/reactions'
-import { confirmCode, sendSmsCode, signIn, signOut } from '../api/sessions'
+import { confirmCode, readVerification, sendSmsCode, signIn, signOut } from '../api/sessions'
 import { chatToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
 import { PushConnection } from '../push/push-connection'
 import { AppError } from '../core/app-error'
-import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway } from '../core/ports'
+import type { ConnectionOwner, PushFeed, ServiceConnection, ServiceGateway, TextRouteAddress } from '../core/ports'
 import type { Log } from '../log/log'
 import { groupConversations, groupGateway } from './groups'
 import { peopleGateway } from './people'
@@ -99,11 +99,20 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
         const smsHint = outcome.verification.methods?.sms
-        return { kind: 'verification', verificationId: outcome.verification.code, smsHint: typeof smsHint === 'string' ? smsHint : null }
+        return {
+          kind: 'verification',
+          verificationId: outcome.verification.code,
+          smsHint: typeof smsHint === 'string' ? smsHint : null,
+          textRoute: textRouteAddressOf(outcome.verification)
+        }
       }
       const me = tokenResultToMe(outcome.result)
       if (me === null) throw new AppError('INTERNAL', 'The service signed you in without saying who you are.')
       return { kind: 'token', token: outcome.result.access_token, me }
+    },
+    async readVerification(verificationId) {
+      const verification = await readVerification(client, verificationId)
+      return { verified: verification.status === 'verified', textRoute: textRouteAddressOf(verification) }
     },
     async sendSmsCode(verificationId) {
       const { hint } = await sendSmsCode(client, verificationId)
@@ -278,4 +287,10 @@ class LivePushFeed implements PushFeed {
     this.#connection = null
     await connection?.close()
   }
+}
+
+/** A verification offers the text route only when it names both the number and the PIN to text it. */
+function textRouteAddressOf(verification: WireVerification): TextRouteAddress | null {
+  const { system_number: systemNumber, long_pin: longPin } = verification
+  return systemNumber && longPin ? { systemNumber, longPin } : null
 }
