@@ -1,0 +1,114 @@
+// Settings ▸ Service: the eight settings as the person edits them, each checked as it is typed
+// against the same rule main applies; Test connection for what is typed (saved or not); Save,
+// which main answers with the settings now in force.
+import {
+  SERVICE_SETTING_NAMES,
+  serviceSettingProblem,
+  type AddressCheck,
+  type ServiceSettingName,
+  type ServiceSettings
+} from '../../../../shared/service-settings'
+import { call, messageOf } from '../ipc'
+
+const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
+
+export class ServiceSettingsModel {
+  values = $state<ServiceSettings>({ ...NONE })
+  /** The environment variable that decides each setting it overrides: that field is read-only. */
+  overriddenBy = $state.raw<Partial<Record<ServiceSettingName, string>>>({})
+  status = $state<'loading' | 'ready' | 'error'>('loading')
+  /** Why the settings could not be loaded. */
+  loadError = $state<string | null>(null)
+
+  /** What Test connection found, for the values it tested; cleared by the next edit. */
+  checks = $state.raw<AddressCheck[] | null>(null)
+  testing = $state(false)
+  testError = $state<string | null>(null)
+
+  saving = $state(false)
+  saved = $state(false)
+  saveError = $state<string | null>(null)
+
+  /** Fields whose problem is shown: those edited, and all of them once Save was tried. */
+  #judged = $state<Partial<Record<ServiceSettingName, true>>>({})
+
+  /** What is wrong with each judged field, in words. */
+  readonly problems = $derived.by(() => {
+    const problems: Partial<Record<ServiceSettingName, string>> = {}
+    for (const name of SERVICE_SETTING_NAMES) {
+      if (this.#judged[name] !== true) continue
+      const problem = serviceSettingProblem(name, this.values[name])
+      if (problem !== null) problems[name] = sentence(problem)
+    }
+    return problems
+  })
+
+  async load(): Promise<void> {
+    this.status = 'loading'
+    this.loadError = null
+    try {
+      this.#show(await call('service:get', {}))
+      this.status = 'ready'
+    } catch (error) {
+      this.loadError = messageOf(error)
+      this.status = 'error'
+    }
+  }
+
+  isOverridden(name: ServiceSettingName): boolean {
+    return this.overriddenBy[name] !== undefined
+  }
+
+  /** The person changed this field: its problem shows from now on, and earlier results no longer hold. */
+  edited(name: ServiceSettingName): void {
+    this.#judged[name] = true
+    this.checks = null
+    this.saved = false
+  }
+
+  async test(): Promise<void> {
+    if (this.testing) return
+    this.testing = true
+    this.testError = null
+    this.checks = null
+    try {
+      this.checks = await call('service:test', { settings: { ...this.values } })
+    } catch (error) {
+      this.testError = `The connection could not be tested. ${messageOf(error)}`
+    } finally {
+      this.testing = false
+    }
+  }
+
+  /** Saves what is typed; answers the first field that is wrong (nothing is sent then), or null. */
+  async save(): Promise<ServiceSettingName | null> {
+    if (this.saving) return null
+    for (const name of SERVICE_SETTING_NAMES) this.#judged[name] = true
+    const wrong = SERVICE_SETTING_NAMES.find((name) => this.problems[name] !== undefined)
+    if (wrong !== undefined) return wrong
+    this.saving = true
+    this.saved = false
+    this.saveError = null
+    try {
+      this.#show(await call('service:save', { settings: { ...this.values } }))
+      this.#judged = {}
+      this.saved = true
+    } catch (error) {
+      this.saveError = `The settings were not saved. ${messageOf(error)}`
+    } finally {
+      this.saving = false
+    }
+    return null
+  }
+
+  #show(view: { settings: ServiceSettings; overriddenBy: Partial<Record<ServiceSettingName, string>> }): void {
+    this.values = { ...view.settings }
+    this.overriddenBy = view.overriddenBy
+  }
+}
+
+/** The shared rule words its problems as clauses; the screen shows them as sentences (a scheme keeps its case). */
+function sentence(problem: string): string {
+  const start = /^[a-z]+:/.test(problem) ? problem : `${problem.charAt(0).toUpperCase()}${problem.slice(1)}`
+  return `${start}.`
+}
