@@ -91,6 +91,16 @@ describe('Group settings: saving', () => {
     expect(within(dialog).getByRole('textbox', { name: 'The group’s link' })).toHaveValue('http://127.0.0.1:8080/join_group/g1/AbCdEfGh')
   })
 
+  it('turning approval off turns the join question off too, so it cannot silently come back', async () => {
+    const before: GroupDetails = { ...groupDetails('closed', 'admin'), requiresApproval: true, joinQuestion: 'Why?' }
+    const fake = withGroup(before).returns('groups:update', { ...before, requiresApproval: false, joinQuestion: null })
+    const dialog = await openSettings(fake)
+    await fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Require approval' }))
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved.')
+    expect(fake.callsTo('groups:update')).toEqual([{ groupId: 'g1', changes: { requiresApproval: false, joinQuestion: null } }])
+  })
+
   it('keeps the form as edited when the service refuses, with why, and changes nothing else on screen', async () => {
     const fake = withGroup(groupDetails('closed', 'admin')).fails('groups:update', 'FORBIDDEN', 'Only the group’s admins can change it.')
     const dialog = await openSettings(fake)
@@ -192,7 +202,7 @@ describe('Group settings: the owner’s and everyone’s ways out', () => {
     expect(screen.getByRole('heading', { name: 'Book club', level: 2 })).toBeInTheDocument()
   })
 
-  it('transfers ownership to the member picked, after asking', async () => {
+  it('offers the owner Transfer ownership at once, which lists the members to choose the new owner', async () => {
     const before = groupDetails('closed', 'owner')
     const after: GroupDetails = {
       ...before,
@@ -202,42 +212,54 @@ describe('Group settings: the owner’s and everyone’s ways out', () => {
     }
     const fake = withGroup(before).returns('groups:transferOwnership', after)
     const dialog = await openSettings(fake)
-    await fireEvent.change(within(dialog).getByRole('combobox', { name: 'New owner' }), { target: { value: 'u4' } })
-    await fireEvent.click(within(dialog).getByRole('button', { name: 'Transfer ownership' }))
-    const ask = screen.getByRole('alertdialog', { name: 'Make Linus the owner?' })
-    await fireEvent.click(within(ask).getByRole('button', { name: 'Make owner' }))
+    const transfer = within(dialog).getByRole('button', { name: 'Transfer ownership' })
+    expect(transfer).toBeEnabled()
+    await fireEvent.click(transfer)
+
+    const choose = screen.getByRole('dialog', { name: 'Transfer ownership' })
+    const owners = within(choose).getByRole('group', { name: 'New owner' })
+    expect(within(owners).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent?.trim())).toEqual(['Grace', 'Alan', 'Linus'])
+    await waitFor(() => expect(within(owners).getByRole('radio', { name: 'Grace' })).toHaveFocus())
+    const makeOwner = within(choose).getByRole('button', { name: 'Make owner' })
+    expect(makeOwner).toBeDisabled()
+    await fireEvent.click(within(owners).getByRole('radio', { name: 'Linus' }))
+    await fireEvent.click(makeOwner)
 
     await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Delete group' })).toBeNull())
     expect(fake.callsTo('groups:transferOwnership')).toEqual([{ groupId: 'g1', userId: 'u4' }])
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Transfer ownership' })).toBeNull())
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Leave group' })).toBeEnabled())
   })
 
-  it('leaves the group after asking, and shows no conversation', async () => {
-    const fake = withGroup(groupDetails('closed', 'user')).returns('groups:leave', null)
+  it('keeps Transfer ownership open with why when the service refuses, and Cancel changes nothing', async () => {
+    const fake = withGroup(groupDetails('closed', 'owner')).fails('groups:transferOwnership', 'NETWORK', 'The service cannot be reached.')
     const dialog = await openSettings(fake)
-    await fireEvent.click(within(dialog).getByRole('button', { name: 'Leave group' }))
-    const ask = screen.getByRole('alertdialog', { name: 'Leave “Book club”?' })
-    expect(within(ask).getByRole('button', { name: 'Cancel' })).toHaveFocus()
-    await fireEvent.click(within(ask).getByRole('button', { name: 'Leave' }))
-
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'No conversation selected' })).toBeInTheDocument())
-    expect(fake.callsTo('groups:leave')).toEqual([{ groupId: 'g1' }])
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Transfer ownership' }))
+    const choose = screen.getByRole('dialog', { name: 'Transfer ownership' })
+    await fireEvent.click(within(choose).getByRole('radio', { name: 'Alan' }))
+    await fireEvent.click(within(choose).getByRole('button', { name: 'Make owner' }))
+    expect(await within(choose).findByRole('alert')).toHaveTextContent('The service cannot be reached.')
+    await fireEvent.click(within(choose).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('dialog', { name: 'Transfer ownership' })).toBeNull()
+    expect(within(dialog).getByRole('button', { name: 'Delete group' })).toBeInTheDocument()
+    expect(within(dialog).queryByRole('alert')).toBeNull()
   })
 
-  it('stays in the group when the user cancels leaving', async () => {
+  it('leaves the group at once, since Former groups undoes it, and says so where the conversation was', async () => {
     const fake = withGroup(groupDetails('closed', 'user')).returns('groups:leave', null)
     const dialog = await openSettings(fake)
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Leave group' }))
-    await fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }))
-    expect(fake.callsTo('groups:leave')).toEqual([])
-    expect(screen.getByRole('heading', { name: 'Book club' })).toBeInTheDocument()
+
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'No conversation selected' })).toBeInTheDocument())
+    expect(fake.callsTo('groups:leave')).toEqual([{ groupId: 'g1' }])
+    expect(screen.getByText('You left Book club. You can rejoin it from Former groups.')).toHaveAttribute('role', 'status')
   })
 
   it('says why leaving was refused, and stays in the group', async () => {
     const fake = withGroup(groupDetails('closed', 'user')).fails('groups:leave', 'NETWORK', 'The service cannot be reached.')
     const dialog = await openSettings(fake)
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Leave group' }))
-    await fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Leave' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The service cannot be reached.')
     expect(screen.getByRole('heading', { name: 'Book club' })).toBeInTheDocument()
   })

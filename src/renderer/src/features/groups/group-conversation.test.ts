@@ -116,3 +116,30 @@ describe('reading the group', () => {
     expect(fake.callsTo('groups:get')).toHaveLength(2)
   })
 })
+
+describe('a group the user is no longer in', () => {
+  it('closes when a new list no longer has it, and says why', async () => {
+    const fake = opening(group('closed', 'user'))
+    await open(fake)
+    fake.emit('conversations:changed', [])
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'No conversation selected' })).toBeInTheDocument())
+    expect(screen.queryByRole('list', { name: 'Messages' })).toBeNull()
+    expect(screen.getByText('You are no longer in Book club.')).toHaveAttribute('role', 'status')
+  })
+
+  it('keeps a chat open when the list does not have it: a chat just started is listed only once it has messages', async () => {
+    const chat = conversation({ id: 'u1+u2', kind: 'dm', name: 'Grace' })
+    const fake = new FakeApi()
+      .returns('session:get', { status: 'signedIn', me })
+      .returns('conversations:list', [chat])
+      .returns('conversations:open', { conversation: chat, messages: [], hasOlder: false, pending: [] })
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Grace/ }))
+    await screen.findByRole('list', { name: 'Messages' })
+    fake.emit('conversations:changed', [])
+    const sidebar = screen.getByRole('navigation', { name: 'Conversation list' })
+    await waitFor(() => expect(within(sidebar).queryByRole('button', { name: /Grace/ })).toBeNull())
+    expect(screen.getByRole('list', { name: 'Messages' })).toBeInTheDocument()
+    expect(screen.queryByText(/no longer in/)).toBeNull()
+  })
+})

@@ -1,5 +1,6 @@
 // The renderer's composition root: one instance of each concern, and the few rules that join them.
-import type { ConversationId, Me, MuteDuration } from '../../../../shared/domain'
+import { conversationKind } from '../../../../shared/conversation-id'
+import type { Conversation, ConversationId, Me, MuteDuration } from '../../../../shared/domain'
 import { reportActivity } from '../activity-reporter'
 import { call, listen } from '../ipc'
 import { ConnectionModel } from './connection.svelte'
@@ -16,6 +17,8 @@ export class AppModel {
   readonly view = new ConversationViewModel()
   readonly desktop = new DesktopModel()
   readonly notifications = new PageNotificationsModel({ open: (id) => void this.openConversation(id) })
+  /** A word on why the open conversation closed (the user left a group, or is no longer in it). */
+  notice = $state<string | null>(null)
   #stops: (() => void)[] = []
   /** Whose drafts the view holds: the last user who was signed in. */
   #draftsOf: string | null = null
@@ -28,7 +31,7 @@ export class AppModel {
       this.view.listen(),
       this.desktop.listen(),
       this.notifications.listen(),
-      listen('conversations:changed', (list) => this.conversations.replace(list)),
+      listen('conversations:changed', (list) => this.#followList(list)),
       listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId)),
       // Only browser mode tells idleness from these; Electron asks the system and ignores them.
       reportActivity({ report: () => void call('presence:activity', {}).catch(() => {}) })
@@ -45,15 +48,17 @@ export class AppModel {
 
   async openConversation(id: ConversationId): Promise<void> {
     if (this.conversations.selectedId === id && this.view.conversationId === id) return
+    this.notice = null
     this.conversations.select(id)
     const opened = await this.view.open(id)
     if (opened) this.conversations.update(opened)
   }
 
-  /** Shows no conversation: the open one is gone (the user left or deleted the group). */
-  closeConversation(): void {
+  /** Shows no conversation: the open one is gone (the user left or deleted the group), with why. */
+  closeConversation(notice: string | null = null): void {
     this.view.close()
     this.conversations.select(null)
+    this.notice = notice
   }
 
   /** Mutes (or with `null` unmutes) the open conversation; the list shows it as soon as main agrees. */
@@ -64,6 +69,19 @@ export class AppModel {
 
   openLink(url: string): void {
     void call('shell:openExternal', { url }).catch(() => {})
+  }
+
+  /**
+   * A new list. An open group that is not in it any more has gone for the user: they were removed,
+   * left from another device, or it was deleted. It closes rather than staying on screen as it
+   * was. A chat never does: one just started is a draft, listed only once it has messages.
+   */
+  #followList(list: Conversation[]): void {
+    const openId = this.view.conversationId
+    const name = this.conversations.selected?.name ?? this.view.conversation?.name ?? 'this group'
+    this.conversations.replace(list)
+    if (openId === null || conversationKind(openId) !== 'group' || list.some((conversation) => conversation.id === openId)) return
+    this.closeConversation(`You are no longer in ${name}.`)
   }
 
   /**
