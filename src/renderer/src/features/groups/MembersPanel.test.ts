@@ -80,8 +80,8 @@ describe('Members: what each role is offered', () => {
 
   it('lets an ordinary member of a private group remove others and add people, but not change roles', async () => {
     const dialog = await openMembers(withGroup(groupDetails('private', 'user')))
-    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove'])
-    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove'])
+    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove', 'Ban'])
+    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove', 'Ban'])
     expect(await optionsOf(memberItem(dialog, 'Grace'))).toEqual([])
     expect(within(dialog).getByRole('button', { name: 'Add members' })).toBeInTheDocument()
     expect(within(dialog).getByRole('heading', { name: 'Join requests' })).toBeInTheDocument()
@@ -89,8 +89,8 @@ describe('Members: what each role is offered', () => {
 
   it('lets an admin of a closed group remove anyone but the owner, with no role changes', async () => {
     const dialog = await openMembers(withGroup(groupDetails('closed', 'admin')))
-    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove'])
-    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove'])
+    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove', 'Ban'])
+    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove', 'Ban'])
     expect(await optionsOf(memberItem(dialog, 'Grace'))).toEqual([])
     expect(await optionsOf(memberItem(dialog, 'Ada'))).toEqual([])
     expect(within(dialog).getByRole('button', { name: 'Add members' })).toBeInTheDocument()
@@ -98,8 +98,8 @@ describe('Members: what each role is offered', () => {
 
   it('lets the owner make members admins and admins members again', async () => {
     const dialog = await openMembers(withGroup(groupDetails('closed', 'owner')))
-    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove', 'Make admin'])
-    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove', 'Remove admin'])
+    expect(await optionsOf(memberItem(dialog, 'Linus'))).toEqual(['Remove', 'Ban', 'Make admin'])
+    expect(await optionsOf(memberItem(dialog, 'Alan'))).toEqual(['Remove', 'Ban', 'Remove admin'])
   })
 })
 
@@ -115,6 +115,27 @@ describe('Members: changing the roster', () => {
 
     await waitFor(() => expect(within(within(dialog).getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(3))
     expect(fake.callsTo('members:remove')).toEqual([{ groupId: 'g1', membershipId: 'ms4' }])
+  })
+
+  it('bans a current member after saying they will be removed and cannot come back on their own', async () => {
+    const before = groupDetails('closed', 'admin')
+    const fake = withGroup(before).returns('members:ban', [
+      { membershipId: 'ms4', userId: 'u4', nickname: 'Linus', name: 'Linus', avatarUrl: null, state: 'removed' }
+    ])
+    const dialog = await openMembers(fake)
+    await choose(memberItem(dialog, 'Linus'), 'Ban')
+    const ask = screen.getByRole('alertdialog', { name: 'Ban Linus?' })
+    expect(ask).toHaveAccessibleDescription(
+      'They will be removed and cannot come back through the link or rejoin; only a manager adding them again brings them back.'
+    )
+    fake.returns('groups:get', { ...before, members: before.members.filter((m) => m.membershipId !== 'ms4') })
+    await fireEvent.click(within(ask).getByRole('button', { name: 'Ban' }))
+
+    await waitFor(() => expect(within(within(dialog).getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(3))
+    expect(fake.callsTo('members:ban')).toEqual([{ groupId: 'g1', membershipId: 'ms4' }])
+    expect(fake.callsTo('members:remove')).toEqual([])
+    const former = within(dialog).getByRole('list', { name: 'No longer in the group' })
+    expect(within(former).getByRole('listitem')).toHaveTextContent('Removed')
   })
 
   it('keeps the member listed when removing is refused, and says why', async () => {

@@ -98,9 +98,12 @@ export class GroupModel {
     })
   }
 
+  /** MB7 on someone who left; main removes a current member instead (MB4), who then leaves the members. */
   async ban(membershipId: string): Promise<boolean> {
+    const current = this.details?.members.some((member) => member.membershipId === membershipId) ?? false
     return this.#members(async () => {
       this.formerMembers = await call('members:ban', { groupId: this.groupId, membershipId })
+      if (current) this.#setDetails(await call('groups:get', { groupId: this.groupId }))
     })
   }
 
