@@ -1,0 +1,150 @@
+// Settings ▸ Security ▸ Two-step verification: its state (on or off, and the phone's hint), turning
+// it on (a code texted to the phone, then confirmed), off, and new backup codes. A backup code is
+// shown once: it stays here until the user says they stored it, and is never asked for again.
+import type { Account, PhoneHint } from '../../../../shared/account'
+import { call, messageOf } from '../ipc'
+
+/** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */
+export type TwoStepSetup = 'idle' | 'starting' | 'awaitingCode' | 'confirming'
+
+export interface ShownBackupCode {
+  code: string
+  /** Why it is shown: two-step verification just went on, or the user asked for a new one. */
+  reason: 'enabled' | 'replaced'
+}
+
+export class TwoStepModel {
+  status = $state<'loading' | 'ready' | 'error'>('loading')
+  twoStep = $state.raw<Account['twoStep']>({ enabled: false, phoneHint: null })
+  setup = $state<TwoStepSetup>('idle')
+  /** The hint of the phone the code went to, while the setup waits for it. */
+  sentTo = $state<PhoneHint | null>(null)
+  code = $state('')
+  /** Why the code typed was not accepted. */
+  codeProblem = $state<string | null>(null)
+  backupCode = $state.raw<ShownBackupCode | null>(null)
+  /** Turning off, or asking for a new backup code, is on its way. */
+  busy = $state(false)
+  /** Why the last step failed (loading included). */
+  error = $state<string | null>(null)
+
+  async load(): Promise<void> {
+    this.status = 'loading'
+    this.error = null
+    try {
+      this.twoStep = (await call('account:get', {})).twoStep
+      this.status = 'ready'
+    } catch (error) {
+      this.status = 'error'
+      this.error = `Two-step verification could not be loaded. ${messageOf(error)}`
+    }
+  }
+
+  /** M2 and V2: a code goes to the account's phone. */
+  async begin(): Promise<void> {
+    if (this.setup !== 'idle' || this.twoStep.enabled) return
+    this.setup = 'starting'
+    this.error = null
+    this.codeProblem = null
+    this.code = ''
+    try {
+      const { phoneHint } = await call('security:beginTwoStep', {})
+      this.sentTo = phoneHint
+      this.setup = 'awaitingCode'
+    } catch (error) {
+      this.setup = 'idle'
+      this.error = `Two-step verification could not be turned on. ${messageOf(error)}`
+    }
+  }
+
+  /** V3, M3 and M4; answers whether two-step verification is now on. */
+  async confirm(): Promise<boolean> {
+    if (this.setup !== 'awaitingCode') return false
+    const code = this.code.trim()
+    if (code === '') {
+      this.codeProblem = 'Type the code we sent to your phone.'
+      return false
+    }
+    this.setup = 'confirming'
+    this.codeProblem = null
+    this.error = null
+    try {
+      const confirmation = await call('security:confirmTwoStep', { code })
+      if (confirmation.status === 'wrongCode') {
+        this.#wrongCode(confirmation.remainingAttempts)
+        return false
+      }
+      this.twoStep = confirmation.account.twoStep
+      this.backupCode = { code: confirmation.backupCode, reason: 'enabled' }
+      this.#endSetup()
+      return true
+    } catch (error) {
+      // Whatever went wrong, main has forgotten the setup or will refuse it: start afresh.
+      this.#endSetup()
+      this.error = messageOf(error)
+      void call('security:cancelTwoStep', {}).catch(() => undefined)
+      return false
+    }
+  }
+
+  async cancel(): Promise<void> {
+    this.#endSetup()
+    try {
+      await call('security:cancelTwoStep', {})
+    } catch {
+      // Nothing to undo: an unconfirmed setup expires on the service by itself.
+    }
+  }
+
+  /** M5. */
+  async disable(): Promise<void> {
+    if (this.busy) return
+    this.busy = true
+    this.error = null
+    try {
+      this.twoStep = (await call('security:disableTwoStep', {})).twoStep
+      this.backupCode = null
+    } catch (error) {
+      this.error = `Two-step verification could not be turned off. ${messageOf(error)}`
+    } finally {
+      this.busy = false
+    }
+  }
+
+  /** M1: the old backup code stops working. */
+  async newBackupCode(): Promise<void> {
+    if (this.busy) return
+    this.busy = true
+    this.error = null
+    try {
+      const { backupCode } = await call('security:newBackupCode', {})
+      this.backupCode = { code: backupCode, reason: 'replaced' }
+    } catch (error) {
+      this.error = `No new backup code was made. ${messageOf(error)}`
+    } finally {
+      this.busy = false
+    }
+  }
+
+  /** The user stored the backup code: it is not shown again. */
+  forgetBackupCode(): void {
+    this.backupCode = null
+  }
+
+  #wrongCode(remainingAttempts: number): void {
+    if (remainingAttempts > 0) {
+      this.setup = 'awaitingCode'
+      this.codeProblem = `That code is not right. ${remainingAttempts === 1 ? '1 attempt' : `${remainingAttempts} attempts`} left.`
+      return
+    }
+    this.#endSetup()
+    this.error = 'That code is not right, and no attempts are left. Turn two-step verification on again for a new code.'
+  }
+
+  #endSetup(): void {
+    this.setup = 'idle'
+    this.sentTo = null
+    this.code = ''
+    this.codeProblem = null
+  }
+}
