@@ -281,6 +281,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     me: requireMe,
     refreshConversations,
     now,
+    meChanged: (me) => session.updateMe(me),
+    endSession: (notice) => session.expire(notice),
     switchToken: async (issue) => {
       await session.switchToken(issue)
       // A push subscription ends with the token it was made with: follow again with the new one.

@@ -22,4 +22,8 @@ export interface FeatureContext {
    * answers: kept first, then carried by every request and by push.
    */
   switchToken(issue: () => Promise<string>): Promise<void>
+  /** The signed-in user's own name or avatar changed (their profile was saved). */
+  meChanged(me: Me): void
+  /** The service ended every session of the account (a password change): back to sign-in, saying why. */
+  endSession(notice: string): Promise<void>
 }

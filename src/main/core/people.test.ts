@@ -47,7 +47,9 @@ function handlersOver(people: RememberedPeople): ReturnType<typeof peopleHandler
     me: () => ME,
     refreshConversations: async () => [],
     now: Date.now,
-    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.'))
+    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.')),
+    meChanged: () => undefined,
+    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.'))
   }
   return peopleHandlers(context)
 }

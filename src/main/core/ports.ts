@@ -36,6 +36,7 @@ import type {
 } from '../../shared/groups'
 import type { EventContract, EventName } from '../../shared/ipc'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
+import type { ProfileChanges, ProfileField } from '../../shared/account'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.
@@ -234,8 +235,19 @@ export interface SecurityService {
 }
 
 /** Everything core asks of the service over REST, whichever deployment it is. */
-export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, GroupService, PeopleService, SecurityService {
+export interface ServiceGateway extends SessionService, ConversationService, TimelineService, GroupMuteService, MessageActionService, PollService, GroupService, PeopleService, SecurityService, ProfileService {
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string, attachments?: SendableAttachment[]): Promise<Message>
+}
+
+/** What U2 made of a profile change: saved, or refused for the field it names (null: none named). */
+export type ProfileUpdateOutcome = { kind: 'saved'; account: Account } | { kind: 'refused'; field: ProfileField | null }
+
+/** The user's own profile and password (U1 is SecurityService's `account`). */
+export interface ProfileService {
+  /** U2. */
+  updateProfile(changes: ProfileChanges): Promise<ProfileUpdateOutcome>
+  /** P1; every session of the account ends, this one too. FORBIDDEN when `current` is wrong. */
+  changePassword(current: string, next: string): Promise<void>
 }
 
 /** The service's push channel, followed for the signed-in user. */

@@ -220,10 +220,17 @@ export class Session {
     await this.#end(null)
   }
 
-  /** The service refused our token: back to sign-in, saying why. */
+  /** The service refused our token, or ended every session (a password change): back to sign-in, saying why. */
   async expire(notice: string = SESSION_ENDED_NOTICE): Promise<void> {
     if (this.#token === null || this.#switchingToken) return
     await this.#end(notice)
+  }
+
+  /** The signed-in user's own details changed (a profile saved): the same session, told afresh. */
+  updateMe(me: Me): void {
+    if (this.#state.status !== 'signedIn' || this.#state.me.id !== me.id) return
+    this.#deps.preferences.set('account', me)
+    this.#setState({ status: 'signedIn', me })
   }
 
   /**

@@ -26,6 +26,7 @@ import type { Log } from '../log/log'
 import { groupConversations, groupGateway } from './groups'
 import { peopleGateway } from './people'
 import { pollGateway } from './polls'
+import { profileGateway } from './profile'
 import { securityGateway } from './security'
 import { isChangeNotice } from './change-notices'
 import { pinnedMessageId } from './pins'
@@ -95,6 +96,7 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
     ...groupGateway({ client, meId: requireMeId }),
     ...peopleGateway({ client, meId: requireMeId, groups: () => everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })) }),
     ...securityGateway(client),
+    ...profileGateway(client),
     async login({ username, password, deviceId, verificationCode }) {
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
