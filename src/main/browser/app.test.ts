@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { InvokeHandlers } from '../../shared/ipc'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
+import { DEFAULT_SERVICE_CONFIG, localServiceConfig } from '../api/service-config'
 import { startBrowserApp, type BrowserApp } from './app'
 
 let workDir: string
@@ -90,5 +91,24 @@ describe('startBrowserApp', () => {
     const app = await startBrowserApp({ dataDir: join(workDir, 'd'), rendererDir, environment: {}, log, createCore })
     await app.close()
     expect(core.stop).toHaveBeenCalled()
+  })
+
+  it('saves the service settings in its own store, where the next start reads them, under the same environment', async () => {
+    const dataDir = join(workDir, 'moving')
+    const environment = { PARLEY_APP_ID: 'kiosk' }
+    const first = fakeCore()
+    apps.push(await startBrowserApp({ dataDir, rendererDir, environment, log, createCore: first.createCore }))
+    const settings = first.built[0]?.service.settings
+    if (settings === undefined) throw new Error('no core was built')
+    expect(settings.current().overriddenBy).toEqual({ appId: 'PARLEY_APP_ID' })
+
+    const elsewhere = { ...localServiceConfig('http://localhost:9191'), appId: 'typed' }
+    const { view } = await settings.save(elsewhere, null)
+    expect(view.settings).toEqual({ ...elsewhere, appId: 'kiosk' })
+
+    const next = await startBrowserApp({ dataDir, rendererDir, environment: {}, log, createCore: fakeCore().createCore })
+    apps.push(next)
+    // Without the variable, the app id is the default again: the environment's value was never saved.
+    expect(next.config).toEqual({ ...elsewhere, appId: DEFAULT_SERVICE_CONFIG.appId })
   })
 })
