@@ -1,0 +1,111 @@
+// Two-step verification and signed-in apps, end to end in Chromium: Ada turns two-step
+// verification on from Settings ▸ Security and keeps the backup code, signs out, signs back in
+// with that code, and turns it off again; Grace, signed in on two devices, signs the other one out
+// from Signed-in apps, and that one is back at the sign-in screen at its next call.
+import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { conversation, EndToEnd, FIRST_GROUP } from './support'
+
+let world: EndToEnd
+
+beforeAll(async () => {
+  world = await EndToEnd.start()
+})
+
+afterAll(async () => {
+  await world?.close()
+})
+
+/** Opens Settings on its Security tab. */
+async function openSecurity(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  const settings = page.getByRole('dialog', { name: 'Settings', exact: true })
+  await settings.getByRole('tab', { name: 'Security' }).click()
+  return settings
+}
+
+async function closeSettings(settings: Locator): Promise<void> {
+  await settings.getByRole('button', { name: 'Close' }).click()
+  await settings.waitFor({ state: 'hidden' })
+}
+
+describe('two-step verification and signed-in apps', () => {
+  it('Ada turns two-step verification on and keeps the backup code, signs in again with it, and turns it off', async () => {
+    const ada = world.account('Ada')
+    const { page } = await world.openApp('ada')
+    await world.signIn(page, ada)
+
+    let settings = await openSecurity(page)
+    const toggle = settings.getByRole('switch', { name: 'Two-step verification' })
+    await expect.poll(() => toggle.isChecked()).toBe(false)
+    await toggle.click()
+    const codeField = settings.getByRole('textbox', { name: 'Verification code' })
+    await codeField.waitFor()
+    await codeField.fill(await world.lastSmsCode(ada.phoneNumber))
+    await settings.getByRole('button', { name: 'Confirm' }).click()
+
+    const shown = settings.getByRole('status').filter({ hasText: 'Store it now' })
+    await shown.waitFor()
+    const backupCode = (await shown.textContent())?.match(/\b[a-z0-9]{16}\b/)?.[0]
+    if (backupCode === undefined) throw new Error('no backup code was shown')
+    await expect.poll(() => toggle.isChecked()).toBe(true)
+    await expect.poll(() => settings.textContent()).toContain(`ending in ${ada.phoneNumber.slice(-2)}`)
+    await settings.getByRole('button', { name: 'I have stored it' }).click()
+    await closeSettings(settings)
+
+    // The app carries on with the token two-step verification issued.
+    await conversation(page, FIRST_GROUP).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(0)
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('textbox', { name: 'Username' }).fill(ada.email)
+    await page.getByRole('textbox', { name: 'Password' }).fill(ada.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    // This device is known, yet with two-step verification on the service asks for a code.
+    await page.getByRole('textbox', { name: 'Verification code' }).waitFor()
+    const useBackupCode = page.getByRole('button', { name: 'Use a backup code' })
+    if ((await useBackupCode.count()) > 0) await useBackupCode.click()
+    await page.getByRole('textbox', { name: 'Verification code' }).fill(backupCode)
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await conversation(page, FIRST_GROUP).waitFor()
+
+    settings = await openSecurity(page)
+    await expect.poll(() => toggle.isChecked()).toBe(true)
+    await toggle.click()
+    await page.getByRole('alertdialog', { name: 'Turn two-step verification off?' }).getByRole('button', { name: 'Turn off' }).click()
+    await expect.poll(() => toggle.isChecked()).toBe(false)
+    await expect.poll(() => settings.getByRole('button', { name: 'New backup code' }).count()).toBe(0)
+    await closeSettings(settings)
+
+    // Off for good: signing in on this known device needs only the password again.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('textbox', { name: 'Username' }).fill(ada.email)
+    await page.getByRole('textbox', { name: 'Password' }).fill(ada.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await conversation(page, FIRST_GROUP).waitFor()
+    expect(world.pageErrors).toEqual([])
+  })
+
+  it('Grace signs her other device out from Signed-in apps, and that one shows the sign-in screen at its next call', async () => {
+    const grace = world.account('Grace')
+    const laptop = (await world.openApp('grace-laptop')).page
+    const phone = (await world.openApp('grace-phone')).page
+    await world.signIn(laptop, grace)
+    await world.signIn(phone, grace)
+
+    const settings = await openSecurity(laptop)
+    const apps = settings.getByRole('list', { name: 'Signed-in apps' })
+    await expect.poll(() => apps.getByRole('listitem').count()).toBe(2)
+    // Oldest first: the phone signed in last.
+    await apps.getByRole('listitem').last().getByRole('button', { name: 'Sign out' }).click()
+    await expect.poll(() => apps.getByRole('listitem').count()).toBe(1)
+    await closeSettings(settings)
+
+    await conversation(phone, FIRST_GROUP).click()
+    await phone.getByRole('button', { name: 'Sign in' }).waitFor()
+    // The laptop carries on.
+    await conversation(laptop, FIRST_GROUP).click()
+    await expect.poll(() => laptop.getByRole('button', { name: 'Sign in' }).count()).toBe(0)
+    expect(world.pageErrors).toEqual([])
+  })
+})
