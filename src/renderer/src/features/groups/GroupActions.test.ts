@@ -72,6 +72,27 @@ describe('New group', () => {
     expect(screen.queryByRole('dialog', { name: 'New group' })).not.toBeInTheDocument()
   })
 
+  it('opens with focus in Group name, keeps what was typed when closed, and starts afresh once the group exists', async () => {
+    const fake = signedIn().returns('groups:create', bookClub)
+    const dialog = await openDialog(fake, 'New group')
+    const name = within(dialog).getByRole('textbox', { name: 'Group name' })
+    await waitFor(() => expect(name).toHaveFocus())
+    await fireEvent.input(name, { target: { value: 'Book club' } })
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Description' }), { target: { value: 'Monthly' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    expect(dialog).not.toHaveAttribute('open')
+
+    await fireEvent.click(screen.getByRole('button', { name: 'New group' }))
+    expect(within(dialog).getByRole('textbox', { name: 'Group name' })).toHaveValue('Book club')
+    expect(within(dialog).getByRole('textbox', { name: 'Description' })).toHaveValue('Monthly')
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }))
+    await waitFor(() => expect(fake.callsTo('conversations:open')).toEqual([{ conversationId: '7' }]))
+
+    await fireEvent.click(screen.getByRole('button', { name: 'New group' }))
+    expect(within(dialog).getByRole('textbox', { name: 'Group name' })).toHaveValue('')
+    expect(within(dialog).getByRole('textbox', { name: 'Description' })).toHaveValue('')
+  })
+
   it('asks for a name before asking the service', async () => {
     const fake = signedIn()
     const dialog = await openDialog(fake, 'New group')
@@ -131,6 +152,40 @@ describe('Join with a link', () => {
     await fireEvent.click(within(waiting).getByRole('button', { name: `Forget the request made through ${LINK}` }))
     await waitFor(() => expect(within(dialog).queryByRole('list', { name: 'Waiting for approval' })).not.toBeInTheDocument())
     expect(fake.callsTo('groups:forgetPendingJoin')).toEqual([{ groupId: '7' }])
+  })
+
+  it('opens with focus in the link, keeps the link and answer when closed, and says the answer must be given now', async () => {
+    const fake = signedIn().returns('groups:pendingJoins', [])
+    const dialog = await openDialog(fake, 'Join with a link')
+    const link = within(dialog).getByRole('textbox', { name: 'Group link' })
+    await waitFor(() => expect(link).toHaveFocus())
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveAccessibleDescription(
+      'Some groups ask why you want to join. Answer now if it does: an answer cannot be added once the request is made.'
+    )
+    await fireEvent.input(link, { target: { value: LINK } })
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Answer' }), { target: { value: 'Dune' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    expect(dialog).not.toHaveAttribute('open')
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Join with a link' }))
+    expect(within(dialog).getByRole('textbox', { name: 'Group link' })).toHaveValue(LINK)
+    expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveValue('Dune')
+    // The waiting requests are read again on each opening.
+    expect(fake.callsTo('groups:pendingJoins')).toHaveLength(2)
+  })
+
+  it('says a request that went without an answer to the group’s question cannot have one added now', async () => {
+    const fake = signedIn()
+      .returns('groups:pendingJoins', [])
+      .returns('groups:join', { status: 'pending', request: pendingJoin({ answer: null }) })
+    const dialog = await openDialog(fake, 'Join with a link')
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Group link' }), { target: { value: LINK } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'The group asks: “Which book did you last read?”. Your request went without an answer, and one cannot be added to it now.'
+    )
+    // The request is made: the form starts afresh.
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'Group link' })).toHaveValue(''))
   })
 
   it('says why a link was refused', async () => {

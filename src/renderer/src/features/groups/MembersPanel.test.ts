@@ -319,6 +319,20 @@ describe('Members: Add members', () => {
     await waitFor(() => expect(within(within(members).getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(6))
   })
 
+  it('keeps the people picked and their names when the dialog is closed and opened again', async () => {
+    const dialog = await openAdd(withGroup(groupDetails('closed', 'admin')))
+    const box = within(dialog).getByRole('combobox', { name: 'Add people' })
+    await fireEvent.input(box, { target: { value: '+1 555 010 2000' } })
+    await fireEvent.keyDown(box, { key: 'Enter' })
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Name for +1 555 010 2000' }), { target: { value: 'Mary Jackson' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    expect(dialog).not.toHaveAttribute('open')
+
+    await fireEvent.click(within(screen.getByRole('dialog', { name: 'Members' })).getByRole('button', { name: 'Add members' }))
+    expect(within(within(dialog).getByRole('list', { name: 'People to add' })).getByRole('listitem')).toHaveTextContent('+1 555 010 2000')
+    expect(within(dialog).getByRole('textbox', { name: 'Name for +1 555 010 2000' })).toHaveValue('Mary Jackson')
+  })
+
   it('does not offer those already in the group', async () => {
     const fake = withGroup(groupDetails('closed', 'admin'))
     const members = await openMembers(fake.returns('people:candidates', [...people, { id: 'u4', name: 'Linus', avatarUrl: null }]))
