@@ -72,6 +72,20 @@ describe('Two-step verification', () => {
     expect(within(section).getByRole('button', { name: 'New backup code' })).toBeInTheDocument()
   })
 
+  it('reads the signed-in apps afresh once two-step verification is on, since every earlier token is gone', async () => {
+    const fake = signedIn()
+      .returns('security:beginTwoStep', { phoneHint: '42' })
+      .returns('security:confirmTwoStep', { status: 'enabled', backupCode: BACKUP_CODE, account: enabledAccount })
+      .returns('security:signedInApps', [{ id: '1', appId: 'parley-desktop', createdAt: 1_700_000_000 }])
+    const section = await openSecurity(fake)
+    const apps = await screen.findByRole('list', { name: 'Signed-in apps' })
+    expect(apps).toHaveTextContent('parley-desktop')
+    fake.returns('security:signedInApps', [{ id: '2', appId: 'parley-after', createdAt: 1_700_000_100 }])
+    await startSetup(section)
+    await typeCodeAndConfirm(section, '123456')
+    await waitFor(() => expect(screen.getByRole('list', { name: 'Signed-in apps' })).toHaveTextContent('parley-after'))
+  })
+
   it('counts down a wrong code at the field, and takes the right one after it', async () => {
     const fake = signedIn().returns('security:beginTwoStep', { phoneHint: '42' }).returns('security:confirmTwoStep', { status: 'wrongCode', remainingAttempts: 3 })
     const section = await openSecurity(fake)

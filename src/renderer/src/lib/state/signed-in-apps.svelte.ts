@@ -4,6 +4,12 @@
 import type { SignedInApp } from '../../../../shared/account'
 import { call, codeOf, messageOf } from '../ipc'
 
+/**
+ * Counts the times every token of the account was replaced (two-step verification going on does
+ * that): a list read before then names tokens that are gone, so the list reads it afresh.
+ */
+export const tokenReplacements = $state({ count: 0 })
+
 export class SignedInAppsModel {
   apps = $state.raw<SignedInApp[]>([])
   status = $state<'loading' | 'ready' | 'error'>('loading')

@@ -3,6 +3,7 @@
 // shown once: it stays here until the user says they stored it, and is never asked for again.
 import type { Account, PhoneHint } from '../../../../shared/account'
 import { call, messageOf } from '../ipc'
+import { tokenReplacements } from './signed-in-apps.svelte'
 
 /** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */
 export type TwoStepSetup = 'idle' | 'starting' | 'awaitingCode' | 'confirming'
@@ -76,6 +77,7 @@ export class TwoStepModel {
       }
       this.twoStep = confirmation.account.twoStep
       this.backupCode = { code: confirmation.backupCode, reason: 'enabled' }
+      tokenReplacements.count += 1
       this.#endSetup()
       return true
     } catch (error) {
