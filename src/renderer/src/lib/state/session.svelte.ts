@@ -16,12 +16,15 @@ export class SessionModel {
   /** Set after a wrong code; 0 means the challenge is used up. */
   remainingAttempts = $state<number | null>(null)
   codeSent = $state(false)
+  /** The code the verification screen asks for: one texted to the phone, or a backup code. */
+  codeKind = $state<'sms' | 'backup'>('sms')
 
   me: Me | null = $derived(this.current?.status === 'signedIn' ? this.current.me : null)
   challenge: VerificationChallenge | null = $derived(
     this.current?.status === 'verifying' ? this.current.challenge : null
   )
-  locked = $derived(this.remainingAttempts === 0)
+  /** The verification cannot succeed any more: only starting over helps. */
+  spent: 'locked' | 'expired' | null = $derived(this.challenge?.spent ?? (this.remainingAttempts === 0 ? 'locked' : null))
 
   readonly #events: SessionEvents
 
@@ -54,10 +57,8 @@ export class SessionModel {
     await this.#work(async () => {
       const { smsHint } = await call('session:sendCode', {})
       this.codeSent = true
-      if (this.current?.status === 'verifying' && smsHint !== null) {
-        this.current = { status: 'verifying', challenge: { smsHint } }
-      }
-    })
+      if (smsHint !== null) this.#updateChallenge((challenge) => ({ ...challenge, smsHint }))
+    }, this.#unlessSpent)
   }
 
   async confirmCode(code: string): Promise<void> {
@@ -65,7 +66,38 @@ export class SessionModel {
       const result = await call('session:confirmCode', { code })
       if (result.status === 'signedIn') this.#apply({ status: 'signedIn', me: result.me })
       else this.remainingAttempts = result.remainingAttempts
+    }, this.#unlessSpent)
+  }
+
+  /** Instead of a code: the user texts the service, and main signs in once it has seen the text. */
+  async textInstead(): Promise<void> {
+    await this.#work(async () => {
+      const textRoute = await call('session:textInstead', {})
+      this.#updateChallenge((challenge) => ({ ...challenge, textRoute }))
+    }, this.#unlessSpent)
+  }
+
+  async cancelTextRoute(): Promise<void> {
+    await this.#work(async () => {
+      await call('session:cancelTextRoute', {})
+      this.#updateChallenge(({ smsHint, spent }) => ({ smsHint, ...(spent ? { spent } : {}) }))
     })
+  }
+
+  useCodeKind(kind: 'sms' | 'backup'): void {
+    this.codeKind = kind
+    this.remainingAttempts = null
+    this.error = null
+  }
+
+  /** A locked or expired verification: main signs in again with what the user typed, for a new one. */
+  async startOver(): Promise<void> {
+    await this.#work(async () => {
+      const result = await call('session:startOver', {})
+      this.#resetVerification()
+      if (result.status === 'signedIn') this.#apply({ status: 'signedIn', me: result.me })
+      else this.#apply({ status: 'verifying', challenge: result.challenge })
+    }, signInMessage)
   }
 
   async cancelVerification(): Promise<void> {
@@ -84,10 +116,7 @@ export class SessionModel {
 
   #apply(state: SessionState): void {
     // A fresh challenge (or leaving one) starts the verification screen over.
-    if (state.status !== 'verifying' || this.current?.status !== 'verifying') {
-      this.remainingAttempts = null
-      this.codeSent = false
-    }
+    if (state.status !== 'verifying' || this.current?.status !== 'verifying') this.#resetVerification()
     if (state.status !== this.current?.status) this.error = null
     const previousUser = this.me?.id ?? null
     this.current = state
@@ -95,7 +124,20 @@ export class SessionModel {
     if ((user?.id ?? null) !== previousUser) this.#events.onUserChange?.(user)
   }
 
-  async #work(task: () => Promise<void>, describe: (error: unknown) => string = messageOf): Promise<void> {
+  #resetVerification(): void {
+    this.remainingAttempts = null
+    this.codeSent = false
+    this.codeKind = 'sms'
+  }
+
+  #updateChallenge(change: (challenge: VerificationChallenge) => VerificationChallenge): void {
+    if (this.current?.status === 'verifying') this.current = { status: 'verifying', challenge: change(this.current.challenge) }
+  }
+
+  /** A failure that spent the verification is what the screen already says, with the way out. */
+  #unlessSpent = (error: unknown): string | null => (this.challenge?.spent ? null : messageOf(error))
+
+  async #work(task: () => Promise<void>, describe: (error: unknown) => string | null = messageOf): Promise<void> {
     if (this.busy) return
     this.busy = true
     this.error = null
