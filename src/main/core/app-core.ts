@@ -259,6 +259,19 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     if (openConversationId !== null) conversations.markRead(openConversationId)
   }
 
+  /**
+   * Push from scratch, for the signed-in user and the open conversation: a push connection keeps
+   * the token and the gateway it started with, so a new token (M4) or a new deployment (Settings ▸
+   * Service) needs a new one.
+   */
+  async function followAgain(): Promise<void> {
+    const me = session.me
+    await push.stop()
+    if (me === null) return
+    push.start(me)
+    if (openConversationId !== null) push.follow(openConversationId)
+  }
+
   function requireMe(): Me {
     const me = session.me
     if (me === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
@@ -285,12 +298,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     endSession: (notice) => session.expire(notice),
     switchToken: async (issue) => {
       await session.switchToken(issue)
-      // A push subscription ends with the token it was made with: follow again with the new one.
-      const me = session.me
-      await push.stop()
-      if (me === null) return
-      push.start(me)
-      if (openConversationId !== null) push.follow(openConversationId)
+      await followAgain()
     }
   }
 
@@ -302,14 +310,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       settings: deps.service.settings,
       token: () => session.token,
       endSession: (notice) => session.expire(notice),
-      followAgain: async () => {
-        // A push connection is bound to the gateway it started on: start one on the new gateway.
-        const me = session.me
-        await push.stop()
-        if (me === null) return
-        push.start(me)
-        if (openConversationId !== null) push.follow(openConversationId)
-      }
+      followAgain
     }),
     'session:textInstead': () => session.textInstead(),
     'session:cancelTextRoute': async () => {
