@@ -242,7 +242,12 @@ export class Session {
     this.#switchingToken = true
     try {
       const token = await issue()
-      await this.#deps.vault.save(token)
+      // Signed out meanwhile: the new token is not this app's to keep.
+      if (this.#token === null) return
+      await this.#deps.vault.save(token).catch((error: unknown) => {
+        // The old token is revoked already: the new one serves this run even if it cannot be kept.
+        this.#deps.log.error('could not keep the new token; the next start will ask to sign in again', error)
+      })
       this.#token = token
     } finally {
       this.#switchingToken = false
