@@ -56,6 +56,7 @@ describe('Settings ▸ Account', () => {
     expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveValue('Ada Lovelace')
     expect(within(dialog).getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.test')
     expect(within(dialog).getByRole('textbox', { name: 'Bio' })).toHaveValue('Notes on the engine.')
+    expect(within(dialog).getByRole('textbox', { name: 'Bio' })).toHaveAccessibleDescription('Up to 500 characters.')
     expect(within(dialog).getByRole('button', { name: 'Change avatar' })).toBeInTheDocument()
     expect(within(dialog).queryByRole('button', { name: 'Remove avatar' })).toBeNull()
   })
