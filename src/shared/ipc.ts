@@ -136,7 +136,10 @@ export interface InvokeContract {
   'members:add': { req: { groupId: ConversationId; candidates: MemberCandidate[] }; res: AddMembersResult }
   /** MB4 on someone else. */
   'members:remove': { req: { groupId: ConversationId; membershipId: string }; res: GroupDetails }
-  /** MB7: keeps someone who left from ever coming back. */
+  /**
+   * Keeps someone out: a member who left, for good (MB7); a current member is removed (MB4), which
+   * already bars them from the link and from rejoining. Answers the former members afterwards.
+   */
   'members:ban': { req: { groupId: ConversationId; membershipId: string }; res: FormerMember[] }
   /** MB9: the owner makes a member an admin, or an admin a member again. */
   'members:setRole': { req: { groupId: ConversationId; membershipId: string; role: 'admin' | 'user' }; res: GroupDetails }
