@@ -117,7 +117,6 @@ describe('groups, members, direct messages and people, two people', () => {
     await alan.getByRole('heading', { name: 'Ada Lovelace', level: 2 }).getByRole('button').click()
     const profile = dialog(alan, 'Ada Lovelace')
     await profile.getByRole('button', { name: 'Block', exact: true }).click()
-    await confirm(alan, 'Block')
     await profile.getByRole('button', { name: 'Unblock', exact: true }).waitFor()
     await closeDialog(profile)
 
@@ -138,7 +137,8 @@ describe('groups, members, direct messages and people, two people', () => {
 
     // The service announces no settings change (§14.5): Alan's app reads the group afresh when he opens it.
     await conversation(alan, GROUP).click()
-    await expect.poll(() => alan.getByRole('textbox', { name: 'Message' }).count(), { timeout: 15_000 }).toBe(0)
+    await alan.getByRole('note').filter({ hasText: 'Only admins can write in this announcement group.' }).waitFor()
+    expect(await alan.getByRole('textbox', { name: 'Message' }).count()).toBe(0)
     await conversation(ada, GROUP).click()
     expect(await ada.getByRole('textbox', { name: 'Message' }).count()).toBe(1)
   })
@@ -152,6 +152,9 @@ describe('groups, members, direct messages and people, two people', () => {
     await closeDialog(members)
 
     await expect.poll(() => conversation(alan, GROUP).count(), { timeout: 15_000 }).toBe(0)
+    // He had it open: it closes, saying why.
+    await alan.getByRole('status').filter({ hasText: `You are no longer in ${GROUP}.` }).waitFor()
+    expect(await alan.getByRole('heading', { name: GROUP, level: 2 }).count()).toBe(0)
   })
 
   it('offers every control the issue names, by role and exact name', async () => {
@@ -201,6 +204,7 @@ describe('groups, members, direct messages and people, two people', () => {
     const grace = memberRow(members, 'Grace Hopper')
     await grace.getByRole('button', { name: 'Member options' }).click()
     await ada.getByRole('menuitem', { name: 'Remove', exact: true }).waitFor()
+    await ada.getByRole('menuitem', { name: 'Ban', exact: true }).waitFor()
     await ada.getByRole('menuitem', { name: 'Make admin' }).click()
     await expect.poll(() => grace.textContent()).toMatch(/Admin/i)
     await grace.getByRole('button', { name: 'Member options' }).click()
