@@ -284,13 +284,17 @@ describe('when things go wrong', () => {
     expect(await app.call('session:confirmCode', { code: pin })).toEqual({ status: 'wrongCode', remainingAttempts: 0 })
     await expect(app.call('session:sendCode', {})).rejects.toMatchObject({
       code: 'VALIDATION',
-      message: 'No more codes can be sent for this sign-in. Go back and sign in again.'
+      message: 'This sign-in is locked after too many wrong codes. Start again to get a new code.'
     })
 
     await app.call('session:signIn', { username: ada.email, password: ada.password })
     await service.advanceClock(11 * 60)
-    await expect(app.call('session:sendCode', {})).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'This sign-in has expired. Please sign in again.' })
-    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
+    await expect(app.call('session:sendCode', {})).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'This sign-in has expired. Start again to get a new code.'
+    })
+    // The screen stays, saying so, with the way to a fresh start (tests/integration/sign-in-routes.test.ts).
+    expect(await app.call('session:get', {})).toEqual({ status: 'verifying', challenge: { smsHint: ada.phoneNumber.slice(-2), spent: 'expired' } })
   })
 
   it('asks the user to wait after too many wrong passwords', async () => {
