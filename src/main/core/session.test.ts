@@ -3,9 +3,11 @@ import type { Me, SessionState } from '../../shared/domain'
 import type { ErrorCode } from '../../shared/ipc'
 import { MemoryPreferences, MemoryVault } from '../../../tests/support/memory-platform'
 import type { Log } from '../log/log'
-import type { LoginOutcome, SessionService } from './ports'
+import type { LoginOutcome, SessionService, TextRouteAddress } from './ports'
 import { SESSION_ENDED_NOTICE, Session } from './session'
+import { ManualTime } from './testing/manual-time'
 import { failure } from './testing/memory-service'
+import { VERIFICATION_LIFETIME_MS } from './text-route-poll'
 
 const ADA: Me = { id: '1', name: 'Ada', avatarUrl: null }
 const PASSWORD = 'correct horse'
@@ -28,6 +30,8 @@ class MemoryAccount implements SessionService {
   remainingAttempts = 5
   /** The last digits of the phone the code is texted to, as the service tells them. */
   smsHint: string | null = '89'
+  /** Where to text instead, as L1's 202 and V1 give it; the user "texts" with `receiveText`. */
+  textRoute: TextRouteAddress | null = null
   #verified = false
   #issued = 0
   readonly #failures = new Map<Operation, ErrorCode>()
@@ -57,15 +61,19 @@ class MemoryAccount implements SessionService {
       if (request.verificationCode !== 'mfa-1' || !this.#verified) throw failure('UNAUTHENTICATED')
       if (this.verifyAgain) return { kind: 'verification', verificationId: 'mfa-2', smsHint: null, textRoute: null }
     } else if (this.verifyDevice) {
-      return { kind: 'verification', verificationId: 'mfa-1', smsHint: null, textRoute: null }
+      return { kind: 'verification', verificationId: 'mfa-1', smsHint: null, textRoute: this.textRoute }
     }
     return { kind: 'token', token: this.issueToken(), me: ADA }
   }
 
-  async readVerification(verificationId: string): Promise<{ verified: boolean; textRoute: null }> {
+  async readVerification(verificationId: string): Promise<{ verified: boolean; textRoute: TextRouteAddress | null }> {
     this.#call('readVerification')
     if (verificationId !== 'mfa-1') throw failure('NOT_FOUND')
-    return { verified: this.#verified, textRoute: null }
+    return { verified: this.#verified, textRoute: this.textRoute }
+  }
+
+  receiveText(): void {
+    this.#verified = true
   }
 
   async sendSmsCode(verificationId: string): Promise<{ smsHint: string | null }> {
@@ -110,7 +118,7 @@ function recordingLog(): Log & { warnings: string[] } {
   return { warnings, info: () => undefined, warn: (message) => void warnings.push(message), error: () => undefined }
 }
 
-function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPreferences } = {}) {
+function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPreferences; time?: ManualTime } = {}) {
   const vault = platform.vault ?? new MemoryVault()
   const preferences = platform.preferences ?? new MemoryPreferences()
   const log = recordingLog()
@@ -123,6 +131,7 @@ function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPrefer
     vault,
     preferences,
     log,
+    ...(platform.time === undefined ? {} : { now: () => platform.time?.now ?? 0, timers: platform.time }),
     changed: (state) => void states.push(state),
     signedIn: (me) => void signedIn.push(me),
     signedOut: () => void ended.push(session.state.status)
@@ -438,5 +447,88 @@ describe('Session: signing out and expiry', () => {
     expect(session.state).toEqual(signedOut(null))
     expect(states).toEqual([])
     expect(ended).toEqual([])
+  })
+})
+
+describe('Session: texting the service instead', () => {
+  const ADDRESS: TextRouteAddress = { systemNumber: '+1 5555550199', longPin: '0123456789ab' }
+
+  /** On the verification screen of a service that offers the text route, on a clock the test moves. */
+  async function textingSession(textRoute: TextRouteAddress | null = ADDRESS) {
+    const time = new ManualTime()
+    const parts = sessionWith({ time })
+    parts.service.verifyDevice = true
+    parts.service.textRoute = textRoute
+    await parts.session.signIn('ada', PASSWORD)
+    parts.states.length = 0
+    return { ...parts, time }
+  }
+
+  it('answers the route from the sign-in itself, and signs in at the first check after the text arrives', async () => {
+    const { session, service, time, states, signedIn } = await textingSession()
+    const route = await session.textInstead()
+    expect(route).toEqual({ systemNumber: '+1 5555550199', text: '0123456789ab', expiresAt: time.start + VERIFICATION_LIFETIME_MS, checkedAt: null, expired: false })
+    expect(service.calls).toEqual(['login'])
+
+    await time.next()
+    expect(session.state).toEqual({ status: 'verifying', challenge: { smsHint: null, textRoute: { ...route, checkedAt: time.now } } })
+    service.receiveText()
+    await time.next()
+
+    expect(signedIn).toEqual([ADA])
+    expect(states.at(-1)).toEqual({ status: 'signedIn', me: ADA })
+    expect(service.logins.at(-1)?.verificationCode).toBe('mfa-1')
+    expect(time.pending).toBe(0)
+  })
+
+  it('reads the route from the verification when the sign-in did not carry it', async () => {
+    const { session, service } = await textingSession(null)
+    service.textRoute = ADDRESS
+    expect(await session.textInstead()).toMatchObject({ systemNumber: '+1 5555550199', text: '0123456789ab' })
+    expect(service.calls).toEqual(['login', 'readVerification'])
+  })
+
+  it('says so when the service never tells where to text', async () => {
+    const { session } = await textingSession(null)
+    await expect(session.textInstead()).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: 'The service did not say where to text. Use another way to sign in.'
+    })
+    expect(session.state).toEqual({ status: 'verifying', challenge: { smsHint: null } })
+  })
+
+  it('tries the sign-in again at the next check when it failed after the text arrived', async () => {
+    const { session, service, time, signedIn } = await textingSession()
+    await session.textInstead()
+    service.receiveText()
+    service.failNext('login', 'NETWORK')
+    await time.next()
+    expect(signedIn).toEqual([])
+    expect(session.state.status).toBe('verifying')
+
+    await time.next()
+    expect(signedIn).toEqual([ADA])
+  })
+
+  it('publishes the route as expired at the expiry, and refuses to take it again', async () => {
+    const { session, time } = await textingSession()
+    const route = await session.textInstead()
+    while (time.pending > 0) await time.next()
+    expect(session.state).toEqual({
+      status: 'verifying',
+      challenge: { smsHint: null, textRoute: { ...route, checkedAt: expect.any(Number), expired: true }, spent: 'expired' }
+    })
+    await expect(session.textInstead()).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('stops checking on Cancel, on Back, and when the app stops', async () => {
+    for (const leave of ['cancelTextRoute', 'cancelVerification', 'stop'] as const) {
+      const { session, time, states } = await textingSession()
+      await session.textInstead()
+      expect(time.pending).toBe(1)
+      session[leave]()
+      expect(time.pending).toBe(0)
+      if (leave === 'cancelTextRoute') expect(states.at(-1)).toEqual({ status: 'verifying', challenge: { smsHint: null } })
+    }
   })
 })

@@ -1,39 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from './app-error'
 import { FIRST_CHECK_DELAY_MS, LONGEST_CHECK_DELAY_MS, TextRoutePoll, VERIFICATION_LIFETIME_MS } from './text-route-poll'
-import type { Timers } from './timers'
-
-/** A clock and timers that move only when the test says. */
-class ManualTime implements Timers {
-  now = 1_000_000
-  readonly start = this.now
-  readonly waits: { at: number; task: () => void; cancelled: boolean; ran: boolean }[] = []
-
-  after(delayMs: number, task: () => void): () => void {
-    const wait = { at: this.now + delayMs, task, cancelled: false, ran: false }
-    this.waits.push(wait)
-    return () => void (wait.cancelled = true)
-  }
-
-  /** Delays asked for so far, in order. */
-  get delays(): number[] {
-    return this.waits.map((wait, index) => wait.at - (this.waits[index - 1]?.at ?? this.start))
-  }
-
-  /** Runs the next pending wait, moving the clock to it, and lets the check it starts settle. */
-  async next(): Promise<void> {
-    const wait = this.waits.find((candidate) => !candidate.cancelled && !candidate.ran)
-    if (wait === undefined) throw new Error('nothing is waiting')
-    wait.ran = true
-    this.now = wait.at
-    wait.task()
-    for (let turn = 0; turn < 10; turn += 1) await Promise.resolve()
-  }
-
-  get pending(): number {
-    return this.waits.filter((wait) => !wait.cancelled && !wait.ran).length
-  }
-}
+import { ManualTime } from './testing/manual-time'
 
 function pollWith(answers: (() => Promise<boolean>)[], options: { finishes?: boolean[] } = {}) {
   const time = new ManualTime()
