@@ -246,7 +246,7 @@ describe('when things go wrong', () => {
 
     await app.call('messages:send', { conversationId: group.id, text: 'may I?', clientId: 'client-refused' })
     const refused = await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed')
-    expect(refused.pending[0]?.error).toBe('Not sent: you cannot post in this conversation.')
+    expect(refused.pending[0]?.error).toBe('Not sent: only admins can write in this group now.')
     await app.call('messages:retry', { conversationId: group.id, clientId: 'client-refused' })
     await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'sending')
     await app.events.waitFor('outbox:changed', (change) => change.pending[0]?.state === 'failed' && change !== refused)
