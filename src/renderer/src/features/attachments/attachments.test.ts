@@ -44,9 +44,14 @@ function png(name = 'photo.png', size = 16): File {
   return new File([bytes], name, { type: 'image/png' })
 }
 
+/** The composer's own file picker: other forms on the page (New group's picture, say) have theirs. */
+function composerPicker(): HTMLInputElement | null {
+  return screen.getByRole('button', { name: 'Attach image' }).closest('form')?.querySelector<HTMLInputElement>('input[type="file"]') ?? null
+}
+
 /** Chooses files in the picker the Attach image button opens. */
 async function choose(...files: File[]): Promise<void> {
-  const picker = document.querySelector<HTMLInputElement>('input[type="file"]')
+  const picker = composerPicker()
   if (picker === null) throw new Error('the composer has no file picker')
   Object.defineProperty(picker, 'files', { value: files, configurable: true })
   await fireEvent.change(picker)
@@ -63,7 +68,7 @@ function sendButton(): HTMLElement {
 describe('attaching pictures', () => {
   it('offers an Attach image button that opens a picker of JPEG, PNG and GIF files', async () => {
     await openBookClub(withHistory())
-    const picker = document.querySelector<HTMLInputElement>('input[type="file"]')
+    const picker = composerPicker()
     const click = vi.spyOn(picker ?? new HTMLInputElement(), 'click')
     await fireEvent.click(screen.getByRole('button', { name: 'Attach image' }))
     expect(click).toHaveBeenCalled()
