@@ -140,6 +140,26 @@ describe('Two-step verification', () => {
     expect(fake.callsTo('security:beginTwoStep')).toHaveLength(2)
   })
 
+  it('keeps the setup and the typed code when the service cannot be reached, and Confirm tries again', async () => {
+    const fake = signedIn()
+      .returns('security:beginTwoStep', { phoneHint: '42' })
+      .fails('security:confirmTwoStep', 'NETWORK', 'Cannot reach the service.')
+    const section = await openSecurity(fake)
+    await startSetup(section)
+    await typeCodeAndConfirm(section, '123456')
+    expect(await within(section).findByRole('alert')).toHaveTextContent('Cannot reach the service.')
+    const field = within(section).getByRole('textbox', { name: 'Verification code' })
+    expect(field).toHaveValue('123456')
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(field).toHaveFocus()
+    expect(fake.callsTo('security:cancelTwoStep')).toEqual([])
+
+    fake.returns('security:confirmTwoStep', { status: 'enabled', backupCode: BACKUP_CODE, account: enabledAccount })
+    await fireEvent.click(within(section).getByRole('button', { name: 'Confirm' }))
+    expect(await within(section).findByRole('status')).toHaveTextContent(BACKUP_CODE)
+    expect(fake.callsTo('security:confirmTwoStep')).toEqual([{ code: '123456' }, { code: '123456' }])
+  })
+
   it('cancels a setup begun', async () => {
     const fake = signedIn().returns('security:beginTwoStep', { phoneHint: '42' })
     const section = await openSecurity(fake)

@@ -2,7 +2,7 @@
 // it on (a code texted to the phone, then confirmed), off, and new backup codes. A backup code is
 // shown once: it stays here until the user says they stored it, and is never asked for again.
 import type { Account, PhoneHint } from '../../../../shared/account'
-import { call, messageOf } from '../ipc'
+import { call, codeOf, messageOf } from '../ipc'
 import { tokenReplacements } from './signed-in-apps.svelte'
 
 /** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */
@@ -81,10 +81,18 @@ export class TwoStepModel {
       this.#endSetup()
       return true
     } catch (error) {
-      // Whatever went wrong, main has forgotten the setup or will refuse it: start afresh.
-      this.#endSetup()
-      this.error = messageOf(error)
-      void call('security:cancelTwoStep', {}).catch(() => undefined)
+      const code = codeOf(error)
+      if (code === 'VALIDATION' || code === 'NOT_FOUND') {
+        // Main has already dropped the setup (the code expired, or it was never there): start afresh.
+        this.#endSetup()
+        this.error = messageOf(error)
+        void call('security:cancelTwoStep', {}).catch(() => undefined)
+        return false
+      }
+      // The service could not be reached, or a step after the code failed: main keeps the setup and
+      // resumes from the failed step, so the typed code stays and Confirm tries again.
+      this.setup = 'awaitingCode'
+      this.codeProblem = messageOf(error)
       return false
     }
   }
