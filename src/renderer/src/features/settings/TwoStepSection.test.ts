@@ -33,6 +33,12 @@ async function typeCodeAndConfirm(section: HTMLElement, code: string): Promise<v
   await fireEvent.click(within(section).getByRole('button', { name: 'Confirm' }))
 }
 
+async function askForNewBackupCode(section: HTMLElement): Promise<void> {
+  await fireEvent.click(await within(section).findByRole('button', { name: 'New backup code' }))
+  const question = await screen.findByRole('alertdialog', { name: 'Make a new backup code?' })
+  await fireEvent.click(within(question).getByRole('button', { name: 'New backup code' }))
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -198,10 +204,21 @@ describe('Two-step verification', () => {
     expect(within(section).getByRole('switch', { name: 'Two-step verification' })).toBeChecked()
   })
 
-  it('shows a new backup code once, saying the earlier one no longer works', async () => {
+  it('asks before making a new backup code, and keeps the current one when the user cancels', async () => {
     const fake = signedIn(enabledAccount).returns('security:newBackupCode', { backupCode: BACKUP_CODE })
     const section = await openSecurity(fake)
     await fireEvent.click(await within(section).findByRole('button', { name: 'New backup code' }))
+    const question = await screen.findByRole('alertdialog', { name: 'Make a new backup code?' })
+    expect(question).toHaveTextContent('Your current backup code will stop working.')
+    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
+    expect(fake.callsTo('security:newBackupCode')).toEqual([])
+    expect(section).not.toHaveTextContent(BACKUP_CODE)
+  })
+
+  it('shows a new backup code once, saying the earlier one no longer works', async () => {
+    const fake = signedIn(enabledAccount).returns('security:newBackupCode', { backupCode: BACKUP_CODE })
+    const section = await openSecurity(fake)
+    await askForNewBackupCode(section)
     const shown = await within(section).findByRole('status')
     expect(shown).toHaveTextContent(BACKUP_CODE)
     expect(shown).toHaveTextContent('Your earlier backup code no longer works.')
@@ -211,7 +228,7 @@ describe('Two-step verification', () => {
   it('says why no new backup code was made', async () => {
     const fake = signedIn(enabledAccount).fails('security:newBackupCode', 'NETWORK', 'Cannot reach the service.')
     const section = await openSecurity(fake)
-    await fireEvent.click(await within(section).findByRole('button', { name: 'New backup code' }))
+    await askForNewBackupCode(section)
     expect(await within(section).findByRole('alert')).toHaveTextContent('No new backup code was made. Cannot reach the service.')
   })
 
