@@ -44,6 +44,8 @@ export interface CallSpec<T> {
   schema: z.ZodType<T>
   /** L1 and V1–V3 take no token (§2.2); everything else sends it. */
   authenticated?: boolean
+  /** Sends this token instead of the client's: one the app holds but does not use (a T3 for it). */
+  token?: string
   /** Sends `X-verify-token` (§2.3) for the few calls marked ATT. */
   attested?: boolean
   /**
@@ -108,7 +110,7 @@ export class ServiceClient {
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const url = this.#urlFor(spec)
     const headers: Record<string, string> = { Accept: 'application/json' }
-    const token = spec.authenticated === false ? null : this.#getToken()
+    const token = spec.authenticated === false ? null : (spec.token ?? this.#getToken())
     if (token !== null) headers['X-Access-Token'] = token
     if (spec.attested === true) headers['X-verify-token'] = this.#config().verifyToken
     let body: string | undefined

@@ -98,13 +98,14 @@ export async function confirmCode(client: ServiceClient, mfaId: string, pin: str
   }
 }
 
-/** T3: revokes the token this client is using. */
-export async function signOut(client: ServiceClient): Promise<void> {
+/** T3: revokes `token`, or the token this client is using. */
+export async function signOut(client: ServiceClient, token?: string): Promise<void> {
   await client.call({
     operation: 'T3 sign out',
     method: 'POST',
     host: 'v2',
     path: '/access_tokens/current/destroy',
-    schema: z.unknown()
+    schema: z.unknown(),
+    ...(token === undefined ? {} : { token })
   })
 }

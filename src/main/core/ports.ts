@@ -60,8 +60,8 @@ export interface SessionService {
   confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
   /** Who the current token belongs to. */
   me(): Promise<Me>
-  /** Revokes the current token on the service. */
-  destroyToken(): Promise<void>
+  /** Revokes `token` on the service; without one, the current token. */
+  destroyToken(token?: string): Promise<void>
 }
 
 /** The conversation list. */

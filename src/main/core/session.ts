@@ -242,11 +242,18 @@ export class Session {
     this.#switchingToken = true
     try {
       const token = await issue()
-      // Signed out meanwhile: the new token is not this app's to keep.
-      if (this.#token === null) return
-      await this.#deps.vault.save(token).catch((error: unknown) => {
-        // The old token is revoked already: the new one serves this run even if it cannot be kept.
+      if (this.#token === null) {
+        // Signed out meanwhile: the new token is nobody's, and it never expires unless revoked.
+        await this.#deps.service.destroyToken(token).catch((error: unknown) => {
+          this.#deps.log.warn('could not destroy the token issued while signing out', error)
+        })
+        return
+      }
+      await this.#deps.vault.save(token).catch(async (error: unknown) => {
+        // The old token is revoked already: the new one serves this run even if it cannot be kept,
+        // and the vault lets the old one go, so the next start asks to sign in rather than try it.
         this.#deps.log.error('could not keep the new token; the next start will ask to sign in again', error)
+        await this.#deps.vault.clear().catch((clearError: unknown) => this.#deps.log.error('could not clear the revoked token either', clearError))
       })
       this.#token = token
     } finally {

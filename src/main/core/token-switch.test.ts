@@ -21,13 +21,21 @@ class WatchedVault extends MemoryVault {
 }
 
 /** A session restored as Ada's with `old-token`, as a kept session is at start-up. */
-async function signedInSession(): Promise<{ session: Session; vault: WatchedVault; ended: string[] }> {
+async function signedInSession(): Promise<{ session: Session; vault: WatchedVault; ended: string[]; destroyed: string[] }> {
   const vault = new WatchedVault()
   vault.token = 'old-token'
   const ended: string[] = []
-  // Only `me` is reached: the rest of sign-in is not what these tests are about.
-  const service = { me: async () => ADA, destroyToken: async () => undefined } as unknown as SessionService
-  const session = new Session({
+  // Which tokens T3 revoked: the session's own is the one in use when none is named.
+  const destroyed: string[] = []
+  let session: Session | null = null
+  // Only `me` and T3 are reached: the rest of sign-in is not what these tests are about.
+  const service = {
+    me: async () => ADA,
+    destroyToken: async (token?: string) => {
+      destroyed.push(token ?? session?.token ?? 'none')
+    }
+  } as unknown as SessionService
+  session = new Session({
     service,
     vault,
     preferences: new MemoryPreferences(),
@@ -39,7 +47,7 @@ async function signedInSession(): Promise<{ session: Session; vault: WatchedVaul
   vault.session = session
   await session.restore()
   expect(session.token).toBe('old-token')
-  return { session, vault, ended }
+  return { session, vault, ended, destroyed }
 }
 
 describe('switching the token', () => {
@@ -73,21 +81,24 @@ describe('switching the token', () => {
     expect(vault.token).toBe('old-token')
   })
 
-  it('uses the new token for this run even when the vault cannot keep it', async () => {
+  it('uses the new token for this run even when the vault cannot keep it, and lets the revoked one go', async () => {
     const { session, vault } = await signedInSession()
     vault.failSaves = true
     await session.switchToken(async () => 'new-token')
     expect(session.token).toBe('new-token')
+    // The next start finds no token to try, rather than the old one M4 revoked.
+    expect(vault.token).toBeNull()
   })
 
-  it('keeps nothing when the user signed out while the new token was on its way', async () => {
-    const { session, vault } = await signedInSession()
+  it('keeps nothing when the user signed out while the new token was on its way, and revokes the new token', async () => {
+    const { session, vault, destroyed } = await signedInSession()
     await session.switchToken(async () => {
       await session.signOut()
       return 'new-token'
     })
     expect(session.token).toBeNull()
     expect(vault.token).toBeNull()
+    expect(destroyed).toEqual(['old-token', 'new-token'])
   })
 
   it('refuses when nobody is signed in', async () => {

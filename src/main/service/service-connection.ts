@@ -125,7 +125,7 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
       return outcome.kind === 'verified' ? { verified: true } : { verified: false, remainingAttempts: outcome.remainingAttempts }
     },
     me: async () => selfUserToMe(await getMe(client)),
-    destroyToken: () => signOut(client),
+    destroyToken: (token) => signOut(client, token),
     async listConversations() {
       const me = requireMeId()
       const [groups, chats] = await Promise.all([
