@@ -144,6 +144,24 @@ describe('sign-in', () => {
     expect(error).toMatchObject({ status: 401 })
     expect(lost).toEqual(['U1 show me'])
   })
+
+  it('signs out a token it names: that one stops working, the one in use goes on, and no session is called lost', async () => {
+    const grace = await createAccount('Grace')
+    const { client } = await signInWithPin(grace)
+    // A second token for the same account, as M4 issues one the app may end up not keeping.
+    const other = await signIn(clientFor().client, { username: grace.email, password: grace.password, deviceId: 'integration-device' })
+    if (other.kind !== 'token') throw new Error('expected a token for a known device')
+    const { client: otherClient, setToken } = clientFor()
+    setToken(other.result.access_token)
+    const lost: string[] = []
+    client.onUnauthorized((operation) => lost.push(operation))
+
+    await signOut(client, other.result.access_token)
+
+    await expect(getMe(otherClient)).rejects.toMatchObject({ status: 401 })
+    expect(await getMe(client)).toMatchObject({ id: grace.id })
+    expect(lost).toEqual([])
+  })
 })
 
 describe('groups and messages', () => {
