@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Account } from '../../../../shared/account'
+import { forgetShownBackupCode } from '../../lib/state/two-step.svelte'
 import { account, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 
@@ -23,6 +24,13 @@ async function openSecurity(fake: FakeApi): Promise<HTMLElement> {
   return within(dialog).getByRole('group', { name: 'Two-step verification' })
 }
 
+async function openSecurityAgain(): Promise<HTMLElement> {
+  await fireEvent.click(screen.getByRole('button', { name: 'Settings' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Settings' })
+  await fireEvent.click(within(dialog).getByRole('tab', { name: 'Security' }))
+  return within(dialog).getByRole('group', { name: 'Two-step verification' })
+}
+
 async function startSetup(section: HTMLElement): Promise<HTMLElement> {
   await fireEvent.click(await within(section).findByRole('switch', { name: 'Two-step verification' }))
   return within(section).findByRole('textbox', { name: 'Verification code' })
@@ -40,6 +48,7 @@ async function askForNewBackupCode(section: HTMLElement): Promise<void> {
 }
 
 afterEach(() => {
+  forgetShownBackupCode()
   vi.unstubAllGlobals()
 })
 
@@ -223,6 +232,30 @@ describe('Two-step verification', () => {
     expect(shown).toHaveTextContent(BACKUP_CODE)
     expect(shown).toHaveTextContent('Your earlier backup code no longer works.')
     expect(shown).toHaveFocus()
+  })
+
+  it('keeps showing the backup code after Settings closes or another tab opens, until the user stored it', async () => {
+    const fake = signedIn(enabledAccount).returns('security:newBackupCode', { backupCode: BACKUP_CODE })
+    const section = await openSecurity(fake)
+    await askForNewBackupCode(section)
+    expect(await within(section).findByRole('status')).toHaveTextContent(BACKUP_CODE)
+
+    const dialog = screen.getByRole('dialog', { name: 'Settings' })
+    await fireEvent.click(within(dialog).getByRole('tab', { name: 'Account' }))
+    await fireEvent.click(within(dialog).getByRole('tab', { name: 'Security' }))
+    expect(await within(dialog).findByText(BACKUP_CODE)).toBeInTheDocument()
+
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull())
+    const reopened = await openSecurityAgain()
+    expect(await within(reopened).findByText(BACKUP_CODE)).toBeInTheDocument()
+    await fireEvent.click(within(reopened).getByRole('button', { name: 'I have stored it' }))
+
+    await fireEvent.click(within(screen.getByRole('dialog', { name: 'Settings' })).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull())
+    const again = await openSecurityAgain()
+    expect(await within(again).findByRole('button', { name: 'New backup code' })).toBeInTheDocument()
+    expect(again).not.toHaveTextContent(BACKUP_CODE)
   })
 
   it('says why no new backup code was made', async () => {

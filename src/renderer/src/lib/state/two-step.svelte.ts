@@ -14,6 +14,18 @@ export interface ShownBackupCode {
   reason: 'enabled' | 'replaced'
 }
 
+/**
+ * The backup code on show, kept apart from any one model: closing Settings or switching its tab
+ * unmounts the section, and the code, shown only once, must still be there when it comes back.
+ * It names its account, so a later sign-in as someone else never sees it.
+ */
+const shown = $state<{ backupCode: (ShownBackupCode & { accountId: string }) | null }>({ backupCode: null })
+
+/** Drops the backup code on show without a model: for tests, which share this module between cases. */
+export function forgetShownBackupCode(): void {
+  shown.backupCode = null
+}
+
 export class TwoStepModel {
   status = $state<'loading' | 'ready' | 'error'>('loading')
   twoStep = $state.raw<Account['twoStep']>({ enabled: false, phoneHint: null })
@@ -23,7 +35,7 @@ export class TwoStepModel {
   code = $state('')
   /** Why the code typed was not accepted. */
   codeProblem = $state<string | null>(null)
-  backupCode = $state.raw<ShownBackupCode | null>(null)
+  #accountId: string | null = null
   /** Turning off, or asking for a new backup code, is on its way. */
   busy = $state(false)
   /** Why the last step failed (loading included). */
@@ -33,7 +45,10 @@ export class TwoStepModel {
     this.status = 'loading'
     this.error = null
     try {
-      this.twoStep = (await call('account:get', {})).twoStep
+      const account = await call('account:get', {})
+      this.#accountId = account.id
+      if (shown.backupCode?.accountId !== account.id) shown.backupCode = null
+      this.twoStep = account.twoStep
       this.status = 'ready'
     } catch (error) {
       this.status = 'error'
@@ -76,7 +91,7 @@ export class TwoStepModel {
         return false
       }
       this.twoStep = confirmation.account.twoStep
-      this.backupCode = { code: confirmation.backupCode, reason: 'enabled' }
+      this.#show({ code: confirmation.backupCode, reason: 'enabled' }, confirmation.account.id)
       tokenReplacements.count += 1
       this.#endSetup()
       return true
@@ -113,7 +128,7 @@ export class TwoStepModel {
     this.error = null
     try {
       this.twoStep = (await call('security:disableTwoStep', {})).twoStep
-      this.backupCode = null
+      shown.backupCode = null
     } catch (error) {
       this.error = `Two-step verification could not be turned off. ${messageOf(error)}`
     } finally {
@@ -128,7 +143,7 @@ export class TwoStepModel {
     this.error = null
     try {
       const { backupCode } = await call('security:newBackupCode', {})
-      this.backupCode = { code: backupCode, reason: 'replaced' }
+      this.#show({ code: backupCode, reason: 'replaced' }, this.#accountId)
     } catch (error) {
       this.error = `No new backup code was made. ${messageOf(error)}`
     } finally {
@@ -136,9 +151,17 @@ export class TwoStepModel {
     }
   }
 
+  get backupCode(): ShownBackupCode | null {
+    return shown.backupCode
+  }
+
   /** The user stored the backup code: it is not shown again. */
   forgetBackupCode(): void {
-    this.backupCode = null
+    shown.backupCode = null
+  }
+
+  #show(backupCode: ShownBackupCode, accountId: string | null): void {
+    shown.backupCode = accountId === null ? null : { ...backupCode, accountId }
   }
 
   #wrongCode(remainingAttempts: number): void {
