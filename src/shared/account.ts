@@ -62,4 +62,6 @@ export interface TextRoute {
   checkedAt: number | null
   /** The verification expired before the text arrived: only a fresh start helps. */
   expired: boolean
+  /** Why the route is stuck, in words to show: a check that failed, or the sign-in after it; null while all is well. */
+  problem?: string | null
 }
