@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { TextRoute } from '../../shared/account'
 import type { Me, SessionState } from '../../shared/domain'
 import type { ErrorCode } from '../../shared/ipc'
 import { MemoryPreferences, MemoryVault } from '../../../tests/support/memory-platform'
@@ -158,6 +159,11 @@ async function verifyingSession() {
 }
 
 const signedOut = (notice: string | null): SessionState => ({ status: 'signedOut', notice })
+
+/** The text route the verification screen shows, if any. */
+function publishedRoute(state: SessionState): TextRoute | undefined {
+  return state.status === 'verifying' ? (state.challenge.textRoute ?? undefined) : undefined
+}
 
 describe('Session: signing in', () => {
   it('signs in at once when the service answers with a token, and keeps the token and the account', async () => {
@@ -467,7 +473,14 @@ describe('Session: texting the service instead', () => {
   it('answers the route from the sign-in itself, and signs in at the first check after the text arrives', async () => {
     const { session, service, time, states, signedIn } = await textingSession()
     const route = await session.textInstead()
-    expect(route).toEqual({ systemNumber: '+1 5555550199', text: '0123456789ab', expiresAt: time.start + VERIFICATION_LIFETIME_MS, checkedAt: null, expired: false })
+    expect(route).toEqual({
+      systemNumber: '+1 5555550199',
+      text: '0123456789ab',
+      expiresAt: time.start + VERIFICATION_LIFETIME_MS,
+      checkedAt: null,
+      expired: false,
+      problem: null
+    })
     expect(service.calls).toEqual(['login'])
 
     await time.next()
@@ -504,10 +517,41 @@ describe('Session: texting the service instead', () => {
     service.failNext('login', 'NETWORK')
     await time.next()
     expect(signedIn).toEqual([])
-    expect(session.state.status).toBe('verifying')
+    expect(publishedRoute(session.state)?.problem).toBe(
+      'Your text arrived, but signing in did not finish; trying again. Cannot reach the service. Check your connection; we will keep trying.'
+    )
 
     await time.next()
     expect(signedIn).toEqual([ADA])
+  })
+
+  it('says on the route when a check fails, and clears it at the next check that gets through', async () => {
+    const { session, service, time, log } = await textingSession()
+    await session.textInstead()
+    service.failNext('readVerification', 'NETWORK')
+    await time.next()
+    expect(publishedRoute(session.state)?.problem).toBe('Could not check for your text. Cannot reach the service. Check your connection; we will keep trying.')
+    expect(log.warnings).toEqual(['could not check the text route'])
+
+    await time.next()
+    expect(publishedRoute(session.state)).toMatchObject({ problem: null, checkedAt: time.now })
+  })
+
+  it('ends the route, saying why, when the sign-in after the text is refused or limited', async () => {
+    const refusals = [
+      ['UNAUTHENTICATED', 'Your text arrived, but the service refused the sign-in: your password may have changed. Go back and sign in again.'],
+      ['RATE_LIMITED', 'Your text arrived, but there have been too many failed sign-ins. Wait 15 minutes, then go back and sign in again.']
+    ] as const
+    for (const [code, words] of refusals) {
+      const { session, service, time, signedIn } = await textingSession()
+      await session.textInstead()
+      service.receiveText()
+      service.failNext('login', code)
+      await time.next()
+      expect(publishedRoute(session.state)?.problem).toBe(words)
+      expect(time.pending).toBe(0)
+      expect(signedIn).toEqual([])
+    }
   })
 
   it('publishes the route as expired at the expiry, and refuses to take it again', async () => {

@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto'
 import type { TextRoute } from '../../shared/account'
 import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/domain'
+import type { ErrorCode } from '../../shared/ipc'
 import { AppError } from './app-error'
-import { errorCodeOf, userMessageFor } from './failures'
+import { errorCodeOf, toIpcError, userMessageFor } from './failures'
 import type { LoginOutcome, Preferences, SessionService, TextRouteAddress, TokenVault } from './ports'
 import { TextRoutePoll, VERIFICATION_LIFETIME_MS } from './text-route-poll'
 import { systemTimers, type Timers } from './timers'
@@ -42,6 +43,12 @@ interface Challenge {
 }
 
 export const SESSION_ENDED_NOTICE = userMessageFor('UNAUTHENTICATED')
+
+/** Sign-in refusals after the text arrived that no later check can get past: the route ends with these words. */
+const TEXT_ROUTE_REFUSALS: Partial<Record<ErrorCode, string>> = {
+  UNAUTHENTICATED: 'Your text arrived, but the service refused the sign-in: your password may have changed. Go back and sign in again.',
+  RATE_LIMITED: 'Your text arrived, but there have been too many failed sign-ins. Wait 15 minutes, then go back and sign in again.'
+}
 
 export class Session {
   readonly #deps: SessionDependencies
@@ -139,7 +146,8 @@ export class Session {
       text: address.longPin,
       expiresAt: challenge.createdAt + VERIFICATION_LIFETIME_MS,
       checkedAt: null,
-      expired: false
+      expired: false,
+      problem: null
     }
     challenge.textRoute = textRoute
     this.#textRoutePoll = new TextRoutePoll({
@@ -148,12 +156,15 @@ export class Session {
       now: this.#now,
       timers: this.#timers,
       checked: (at) => {
-        challenge.textRoute = { ...textRoute, checkedAt: at }
+        challenge.textRoute = { ...textRoute, checkedAt: at, problem: null }
         this.#publishChallenge()
       },
       verified: () => this.#finishTextRoute(challenge),
       expired: () => this.#spend(challenge, 'expired'),
-      failed: (error) => this.#deps.log.warn('could not check the text route', error)
+      failed: (error) => {
+        this.#deps.log.warn('could not check the text route', error)
+        this.#textRouteProblem(challenge, `Could not check for your text. ${toIpcError(error).message}`)
+      }
     })
     this.#textRoutePoll.start()
     this.#publishChallenge()
@@ -288,7 +299,10 @@ export class Session {
     return this.#accept(outcome)
   }
 
-  /** The text arrived: sign in. A failure leaves the route up, and the next check tries again. */
+  /**
+   * The text arrived: sign in. A refusal (the password changed meanwhile, or too many sign-ins)
+   * ends the route, saying so; any other failure leaves it up, and the next check tries again.
+   */
   async #finishTextRoute(challenge: Challenge): Promise<boolean> {
     if (this.#challenge !== challenge) return true
     challenge.verified = true
@@ -297,8 +311,18 @@ export class Session {
       return true
     } catch (error) {
       this.#deps.log.warn('could not finish signing in after the text arrived', error)
-      return this.#challenge !== challenge
+      if (this.#challenge !== challenge) return true
+      const refusal = TEXT_ROUTE_REFUSALS[errorCodeOf(error)]
+      this.#textRouteProblem(challenge, refusal ?? `Your text arrived, but signing in did not finish; trying again. ${toIpcError(error).message}`)
+      return refusal !== undefined
     }
+  }
+
+  /** Says on the route why it is stuck, for the screen to show. */
+  #textRouteProblem(challenge: Challenge, problem: string): void {
+    if (this.#challenge !== challenge || challenge.textRoute === null) return
+    challenge.textRoute = { ...challenge.textRoute, problem }
+    this.#publishChallenge()
   }
 
   async #readTextRouteAddress(challenge: Challenge): Promise<TextRouteAddress> {
