@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/svelte'
+import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { TextRoute } from '../../../../shared/account'
 import { FakeApi, me } from '../../testing/fake-api'
@@ -29,6 +29,7 @@ describe('verification screen', () => {
     await signIn()
 
     expect(screen.getByText(/SMS to your phone ending in 42/)).toBeInTheDocument()
+    expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveFocus()
     await fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
 
     expect(await screen.findByRole('button', { name: 'Resend code' })).toBeInTheDocument()
@@ -69,6 +70,7 @@ describe('verification screen', () => {
     await enterCode('000000')
 
     await waitFor(() => expect(screen.getByText(/locked after too many wrong codes/)).toBeInTheDocument())
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start again' })).toHaveFocus())
     expect(screen.queryByRole('textbox', { name: 'Verification code' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument()
 
@@ -107,6 +109,7 @@ describe('verification screen', () => {
     await enterCode('123456')
 
     expect(await screen.findByText('This sign-in has expired. Start again to get a new code.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start again' })).toHaveFocus())
     expect(screen.getAllByRole('alert').filter((alert) => alert.textContent !== '')).toHaveLength(1)
 
     await fireEvent.click(screen.getByRole('button', { name: 'Start again' }))
@@ -165,6 +168,21 @@ describe('verification screen: texting the service instead', () => {
     expect(await screen.findByRole('list', { name: 'Conversations' })).toBeInTheDocument()
   })
 
+  it('says why the route is stuck, in the route’s status', async () => {
+    const fake = textingApi()
+    await startApp(fake)
+    await signIn()
+    await textInstead()
+
+    const problem = 'Your text arrived, but the service refused the sign-in: your password may have changed. Go back and sign in again.'
+    fake.emit('session:changed', { status: 'verifying', challenge: { smsHint: '42', textRoute: { ...route, problem } } })
+    const steps = screen.getByRole('group', { name: 'Text us instead' })
+    await waitFor(() => expect(within(steps).getAllByRole('status').map((status) => status.textContent)).toContain(problem))
+
+    fake.emit('session:changed', { status: 'verifying', challenge: { smsHint: '42', textRoute: { ...route, problem: null } } })
+    expect(await within(steps).findByText('Waiting for your text…')).toBeInTheDocument()
+  })
+
   it('copies the text to send, and says so when the clipboard refuses', async () => {
     const copied: string[] = []
     let refuse = false
@@ -192,9 +210,10 @@ describe('verification screen: texting the service instead', () => {
     await signIn()
     await textInstead()
 
+    expect(screen.getByRole('group', { name: 'Text us instead' })).toHaveFocus()
     await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
 
-    expect(await screen.findByRole('textbox', { name: 'Verification code' })).toBeInTheDocument()
+    expect(await screen.findByRole('textbox', { name: 'Verification code' })).toHaveFocus()
     expect(screen.queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument()
     expect(fake.callsTo('session:cancelTextRoute')).toHaveLength(1)
   })
@@ -208,6 +227,7 @@ describe('verification screen: texting the service instead', () => {
     fake.emit('session:changed', { status: 'verifying', challenge: { smsHint: '42', textRoute: { ...route, expired: true }, spent: 'expired' } })
 
     expect(await screen.findByText('This sign-in has expired. Start again to get a new code.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Start again' })).toHaveFocus()
     expect(screen.queryByRole('button', { name: 'Copy' })).not.toBeInTheDocument()
     await fireEvent.click(screen.getByRole('button', { name: 'Start again' }))
 
@@ -231,6 +251,7 @@ describe('verification screen: a backup code', () => {
   async function useBackupCode(): Promise<void> {
     await fireEvent.click(screen.getByRole('button', { name: 'Use a backup code' }))
     await screen.findByText(/Enter one of your backup codes/)
+    expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveFocus()
   }
 
   it('takes a backup code in the code field, with no SMS sent', async () => {
@@ -264,5 +285,6 @@ describe('verification screen: a backup code', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Use a code sent by SMS' }))
     expect(await screen.findByRole('button', { name: 'Send code' })).toBeInTheDocument()
     expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveValue('')
+    expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveFocus()
   })
 })
