@@ -9,10 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startTestService, type TestService } from '../../server/test/support'
 import { localServiceConfig, resolveServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore } from '../../src/main/core/app-core'
-import { NEW_SERVICE_REFUSED_SESSION_NOTICE } from '../../src/main/core/service-settings'
+import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE } from '../../src/main/core/service-settings'
 import { checkServiceAddresses } from '../../src/main/service/connection-check'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { SavedServiceSettings } from '../../src/main/service/service-settings-control'
+import type { ServiceSettings } from '../../src/shared/service-settings'
 import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
 
@@ -142,67 +143,95 @@ describe('Test connection', () => {
 })
 
 describe('Save', () => {
-  it('moves the app to another deployment that knows the session: it stays signed in, and its calls and push go there', async () => {
-    const [first, second] = await twoDeploymentsOfOneService()
-    const ada = await first.createUser({ name: 'Ada' })
-    const bea = await first.signUp({ name: 'Bea' })
-    const app = launchApp(first.origin, cleanups)
-    await signInThroughSms(app, first, ada)
+  /** The same deployment's addresses written anew (a trailing slash): the same origins, so the session may carry over. */
+  const rewritten = (origin: string): ServiceSettings => ({ ...localServiceConfig(origin), baseUrl: `${origin}/v3/`, v2Url: `${origin}/v2/` })
+
+  it('keeps the session at the same origin when the deployment accepts its token: it stays signed in, and push starts again there', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const bea = await service.signUp({ name: 'Bea' })
+    const app = launchApp(service.origin, cleanups)
+    await signInThroughSms(app, service, ada)
     const statusesBefore = app.events.all('push:status').length
 
-    const view = await app.call('service:save', { settings: localServiceConfig(second.origin) })
+    const view = await app.call('service:save', { settings: rewritten(service.origin) })
 
-    expect(view).toEqual({ settings: localServiceConfig(second.origin), overriddenBy: {} })
+    expect(view).toEqual({ settings: rewritten(service.origin), overriddenBy: {} })
     expect(await app.call('service:get', {})).toEqual(view)
     expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
-    // Push started again on the second deployment.
     await app.events.waitFor('push:status', (status) => status === 'connected', 10_000, statusesBefore + 1)
-    await first.close()
-
-    // Only the second deployment's own push gateway hears of what is sent through it.
-    await second.sendDirectMessage(bea, ada.id, 'sent through the second')
-    const received = await app.events.waitFor('messages:received', (message) => message.text === 'sent through the second')
+    await service.sendDirectMessage(bea, ada.id, 'after the save')
+    const received = await app.events.waitFor('messages:received', (message) => message.text === 'after the save')
     expect(received).toMatchObject({ conversationId: chatOf(ada.id, bea.id), senderId: bea.id })
-    const list = await app.call('conversations:list', {})
-    expect(list.map((conversation) => conversation.id)).toEqual([chatOf(ada.id, bea.id)])
     expect(app.events.all('session:changed').filter((state) => state.status === 'signedOut')).toEqual([])
   })
 
-  it('signs out with a notice saying why when the new deployment refuses the session, and signs in there', async () => {
-    const first = await serviceFor()
-    const second = await serviceFor()
-    const ada = await first.createUser({ name: 'Ada' })
-    const app = launchApp(first.origin, cleanups)
-    await signInThroughSms(app, first, ada)
+  it('signs out with a notice saying why when the deployment at the same origin refuses the session', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = launchApp(service.origin, cleanups)
+    await signInThroughSms(app, service, ada)
+    // Signed out on the service behind the app's back: U1 on Save is the first to hear of it.
+    expect((await service.call('POST', '/v2/access_tokens/current/destroy', { token: app.vault.token ?? '' })).status).toBe(200)
 
-    await app.call('service:save', { settings: localServiceConfig(second.origin) })
+    await app.call('service:save', { settings: rewritten(service.origin) })
 
     expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: NEW_SERVICE_REFUSED_SESSION_NOTICE })
     expect(app.vault.token).toBeNull()
     expect(app.events.all('push:status').at(-1)).toBe('offline')
+  })
 
-    const adaThere = await second.createUser({ name: 'Ada on the second' })
+  it('keeps the session when the deployment at the same origin cannot be reached, and push keeps trying there', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser()
+    const app = launchApp(service.origin, cleanups)
+    await signInThroughSms(app, service, ada)
+    const statusesAtClose = app.events.all('push:status').length
+    await service.close()
+    await app.events.waitFor('push:status', (status) => status === 'reconnecting', 10_000, statusesAtClose)
+    const statusesBefore = app.events.all('push:status').length
+
+    expect(await app.call('service:save', { settings: rewritten(service.origin) })).toEqual({ settings: rewritten(service.origin), overriddenBy: {} })
+
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
+    // Push starts again on the saved settings, and keeps trying.
+    await app.events.waitFor('push:status', (status) => status === 'connecting', 10_000, statusesBefore)
+    expect(app.events.all('push:status').slice(statusesBefore, statusesBefore + 2)).toEqual(['offline', 'connecting'])
+    await expect(app.call('people:blocked', {})).rejects.toMatchObject({ code: 'NETWORK' })
+  })
+
+  it('moves to another origin without its token, even one that would take it: signed out there, asked to sign in, and the token revoked', async () => {
+    const [first, second] = await twoDeploymentsOfOneService()
+    const ada = await first.createUser({ name: 'Ada' })
+    const app = launchApp(first.origin, cleanups)
+    await signInThroughSms(app, first, ada)
+    const token = app.vault.token ?? ''
+
+    const view = await app.call('service:save', { settings: localServiceConfig(second.origin) })
+
+    expect(view).toEqual({ settings: localServiceConfig(second.origin), overriddenBy: {} })
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: NEW_SERVICE_SIGN_IN_NOTICE })
+    expect(app.vault.token).toBeNull()
+    expect(app.events.all('push:status').at(-1)).toBe('offline')
+    // Signed out where it was issued, not left live with nobody holding it.
+    expect((await first.call('GET', '/v3/users/me', { token })).status).toBe(401)
+
     const bea = await second.signUp({ name: 'Bea' })
-    await signInThroughSms(app, second, adaThere)
-    await second.sendDirectMessage(bea, adaThere.id, 'welcome to the second')
+    await signInThroughSms(app, second, ada)
+    await second.sendDirectMessage(bea, ada.id, 'welcome to the second')
     await app.events.waitFor('messages:received', (message) => message.text === 'welcome to the second')
   })
 
-  it('keeps the session when the new deployment cannot be reached, and push keeps trying there', async () => {
+  it('moves to an unreachable origin the same way, the session ended', async () => {
     const first = await serviceFor()
     const ada = await first.createUser()
     const app = launchApp(first.origin, cleanups)
     await signInThroughSms(app, first, ada)
     const nowhere = localServiceConfig(`http://127.0.0.1:${await unusedPort()}`)
-    const statusesBefore = app.events.all('push:status').length
 
     expect(await app.call('service:save', { settings: nowhere })).toEqual({ settings: nowhere, overriddenBy: {} })
 
-    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: ada.id } })
-    await app.events.waitFor('push:status', (status) => status === 'connecting', 10_000, statusesBefore)
-    expect(app.events.all('push:status').slice(statusesBefore)).toEqual(['offline', 'connecting'])
-    await expect(app.call('conversations:list', {})).resolves.toEqual([])
-    await expect(app.call('people:blocked', {})).rejects.toMatchObject({ code: 'NETWORK' })
+    expect(await app.call('session:get', {})).toEqual({ status: 'signedOut', notice: NEW_SERVICE_SIGN_IN_NOTICE })
   })
 
   it('refuses settings that break the transport rule, naming the field, and changes nothing', async () => {

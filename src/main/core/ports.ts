@@ -321,7 +321,8 @@ export interface ServiceSettingsPort {
   /**
    * Keeps the settings (those the environment decides stay as saved) and puts them in force: the
    * next request goes to them, and push to them once it starts again. `token`, the session's, is
-   * shown to the new deployment first, and the answer says what it made of it.
+   * shown first to a new deployment at the same origin, and the answer says what it made of it;
+   * another origin is never shown it (whoever runs an address typed in must not receive it).
    */
   save(settings: ServiceSettings, token: string | null): Promise<DeploymentSwitch>
 }
@@ -329,8 +330,11 @@ export interface ServiceSettingsPort {
 /** What saving the service settings did. */
 export interface DeploymentSwitch {
   view: ServiceSettingsView
-  /** The new deployment accepted the session's token, refused it, or could not say (no token, or out of reach). */
-  session: 'accepted' | 'refused' | 'unknown'
+  /**
+   * The new deployment accepted the session's token, refused it, or could not say (no token, or
+   * out of reach); or it is at another origin, so the token was not shown to it (`elsewhere`).
+   */
+  session: 'accepted' | 'refused' | 'unknown' | 'elsewhere'
 }
 
 // The platform.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
 import type { DeploymentSwitch, ServiceSettingsPort } from './ports'
-import { NEW_SERVICE_REFUSED_SESSION_NOTICE, serviceSettingsHandlers } from './service-settings'
+import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE, serviceSettingsHandlers } from './service-settings'
 
 const SETTINGS: ServiceSettings = {
   baseUrl: 'https://chat.example.com/v3',
@@ -56,6 +56,13 @@ describe('service:save', () => {
     const { handlers, done } = setUp('refused')
     await handlers['service:save']({ settings: SETTINGS })
     expect(done).toEqual(['save with the token', `end: ${NEW_SERVICE_REFUSED_SESSION_NOTICE}`])
+  })
+
+  it('ends the session asking to sign in to the new service when it is at another origin, never shown the token', async () => {
+    const { handlers, done } = setUp('elsewhere')
+    await expect(handlers['service:save']({ settings: SETTINGS })).resolves.toEqual({ settings: SETTINGS, overriddenBy: {} })
+    expect(done).toEqual(['save with the token', `end: ${NEW_SERVICE_SIGN_IN_NOTICE}`])
+    expect(NEW_SERVICE_SIGN_IN_NOTICE).toBe('The service settings were saved. Sign in to the new service.')
   })
 
   it('shows the new deployment no token when nobody is signed in', async () => {

@@ -1,13 +1,14 @@
 // Settings ▸ Service in core: show the settings, test them, save them. Saving moves the app to the
 // deployment they name without a restart (the connection does that, behind its port); what core
 // adds is the session: kept when the new deployment accepts its token, ended with a notice saying
-// why when it refuses it.
+// why when it refuses it, or when it is at another origin and so was never shown the token.
 import type { InvokeHandlers } from '../../shared/ipc'
 import { SERVICE_SETTING_LABELS, serviceSettingsProblems, type ServiceSettingName } from '../../shared/service-settings'
 import { AppError } from './app-error'
 import type { ServiceSettingsPort } from './ports'
 
 export const NEW_SERVICE_REFUSED_SESSION_NOTICE = 'The service settings were saved, and that service does not know your session. Please sign in to it.'
+export const NEW_SERVICE_SIGN_IN_NOTICE = 'The service settings were saved. Sign in to the new service.'
 
 export interface ServiceSettingsDependencies {
   settings: ServiceSettingsPort
@@ -31,6 +32,7 @@ export function serviceSettingsHandlers({ settings, token, endSession, followAga
       if (wrong !== undefined) throw new AppError('VALIDATION', `${SERVICE_SETTING_LABELS[wrong[0]]}: ${wrong[1]}.`)
       const { view, session } = await settings.save(chosen, token())
       if (session === 'refused') await endSession(NEW_SERVICE_REFUSED_SESSION_NOTICE)
+      else if (session === 'elsewhere') await endSession(NEW_SERVICE_SIGN_IN_NOTICE)
       else await followAgain()
       return view
     }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { AddressCheck, ServiceSettings } from '../../shared/service-settings'
 import { localServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
@@ -7,6 +9,30 @@ import { ServiceSettingsControl, type SavedServiceSettings } from './service-set
 const silent: Log = { info: () => undefined, warn: () => undefined, error: () => undefined }
 const FIRST = localServiceConfig('http://127.0.0.1:8080')
 const SECOND = localServiceConfig('http://localhost:9090')
+
+/** A host that answers every request with `status` and notes what came, and with which token. */
+interface RecordingHost {
+  origin: string
+  requests: { method: string; url: string; token: string | null }[]
+}
+
+const hosts: Server[] = []
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await new Promise<void>((resolve) => host.close(() => resolve()))
+})
+
+async function recordingHost(status: number): Promise<RecordingHost> {
+  const requests: RecordingHost['requests'] = []
+  const server = createServer((request, response) => {
+    const token = request.headers['x-access-token']
+    requests.push({ method: request.method ?? '', url: request.url ?? '', token: typeof token === 'string' ? token : null })
+    response.writeHead(status, { 'content-type': 'application/json' }).end('{}')
+  })
+  hosts.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+}
 
 function savedIn(initial?: unknown): SavedServiceSettings & { value: unknown } {
   return {
@@ -42,6 +68,39 @@ describe('ServiceSettingsControl', () => {
     await expect(control.save(SECOND, null)).resolves.toEqual({ view: { settings: SECOND, overriddenBy: {} }, session: 'unknown' })
     expect(control.config).toEqual(SECOND)
     expect(saved.value).toEqual(SECOND)
+  })
+
+  it('never sends the token to another origin: it signs out where the token was issued, and says the session cannot go along', async () => {
+    const [current, typed] = [await recordingHost(200), await recordingHost(200)]
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
+    const { session } = await control.save(localServiceConfig(typed.origin), 'the-token')
+    expect(session).toBe('elsewhere')
+    expect(typed.requests).toEqual([])
+    expect(current.requests).toEqual([{ method: 'POST', url: '/v2/access_tokens/current/destroy', token: 'the-token' }])
+    expect(control.config).toEqual(localServiceConfig(typed.origin))
+  })
+
+  it('counts one address at another origin as another service, the rest staying', async () => {
+    const [current, typed] = [await recordingHost(200), await recordingHost(200)]
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
+    const { session } = await control.save({ ...localServiceConfig(current.origin), imageServiceUrl: `${typed.origin}/image` }, 'the-token')
+    expect(session).toBe('elsewhere')
+    expect(typed.requests).toEqual([])
+  })
+
+  it('goes on to another origin even when the service being left cannot sign the token out', async () => {
+    const typed = await recordingHost(200)
+    const control = new ServiceSettingsControl({ initial: localServiceConfig('http://127.0.0.1:1'), log: silent })
+    await expect(control.save(localServiceConfig(typed.origin), 'the-token')).resolves.toMatchObject({ session: 'elsewhere' })
+    expect(control.config).toEqual(localServiceConfig(typed.origin))
+  })
+
+  it('shows the token to the same origin at its new paths, and reports a refusal', async () => {
+    const current = await recordingHost(401)
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
+    const moved = { ...localServiceConfig(current.origin), baseUrl: `${current.origin}/api/v3` }
+    await expect(control.save(moved, 'the-token')).resolves.toMatchObject({ session: 'refused' })
+    expect(current.requests).toEqual([{ method: 'GET', url: '/api/v3/users/me', token: 'the-token' }])
   })
 
   it('keeps the saved value of a setting the environment decides, and saves none where there was none', async () => {

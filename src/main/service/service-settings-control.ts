@@ -4,10 +4,11 @@
 // keeps the saved settings (Electron's settings file, browser mode's store) and its environment
 // overrides them, as at start-up (api/service-config.ts): the two never disagree about what is
 // in force, before or after a save.
-import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
+import { SERVICE_ADDRESS_NAMES, type AddressCheck, type ServiceSettings, type ServiceSettingsView } from '../../shared/service-settings'
 import { ApiError } from '../api/api-error'
 import { ServiceClient } from '../api/service-client'
 import { environmentOverrides, resolveServiceConfig, type ServiceConfig } from '../api/service-config'
+import { signOut } from '../api/sessions'
 import { getMe } from '../api/users'
 import type { DeploymentSwitch, ServiceSettingsPort } from '../core/ports'
 import type { Log } from '../log/log'
@@ -67,7 +68,8 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
       else if (typeof before[name] === 'string') saved[name] = before[name]
     }
     const config = resolveServiceConfig(saved, this.#environment)
-    const session = token === null ? 'unknown' : await this.#showToken(config, token)
+    let session: DeploymentSwitch['session'] = 'unknown'
+    if (token !== null) session = sameOrigins(config, this.#config) ? await this.#showToken(config, token) : await this.#signOut(token)
     this.#saved.set(saved)
     this.#config = config
     this.#options.log.info('moved to the service settings just saved', { baseUrl: config.baseUrl, session })
@@ -89,6 +91,30 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
       return 'unknown'
     }
   }
+
+  /**
+   * Leaving for another origin: the session ends, so its token is revoked (T3) on the deployment
+   * still in force, where it was issued, rather than left live there with nobody holding it.
+   */
+  async #signOut(token: string): Promise<'elsewhere'> {
+    try {
+      await signOut(new ServiceClient({ config: this.#config, getToken: () => token, timeoutMs: SIGN_OUT_TIMEOUT_MS }))
+    } catch (error) {
+      this.#options.log.warn('could not sign out of the service being left; its token outlives the session there', error)
+    }
+    return 'elsewhere'
+  }
+}
+
+/** Leaving a deployment should not hold Save up for long when the old one is gone (often why it is left). */
+const SIGN_OUT_TIMEOUT_MS = 5_000
+
+/**
+ * Every address keeps its origin (scheme, host and port): the same deployment, its paths moved. The
+ * token goes to every address, so a single one elsewhere would hand it to whoever runs that host.
+ */
+function sameOrigins(next: ServiceConfig, current: ServiceConfig): boolean {
+  return SERVICE_ADDRESS_NAMES.every((name) => new URL(next[name]).origin === new URL(current[name]).origin)
 }
 
 function memorySaved(): SavedServiceSettings {
