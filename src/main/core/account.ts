@@ -12,7 +12,7 @@ export type AccountHandlers = Pick<InvokeHandlers, AccountChannel>
 export function accountHandlers(context: FeatureContext): AccountHandlers {
   const me = (): ReturnType<FeatureContext['me']> => context.me()
   const twoStep = new TwoStep({ service: context.gateway, me, switchToken: (issue) => context.switchToken(issue), log: context.log })
-  const signedInApps = new SignedInApps({ service: context.gateway, me })
+  const signedInApps = new SignedInApps({ service: context.gateway, me, refusalMeans: (notice, run) => context.refusalMeans(notice, run) })
   const profile = new Profile({ service: context.gateway, meChanged: context.meChanged, sessionEnded: context.endSession })
   return {
     'account:get': () => profile.account(),

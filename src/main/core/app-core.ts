@@ -296,6 +296,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     now,
     meChanged: (me) => session.updateMe(me),
     endSession: (notice) => session.expire(notice),
+    refusalMeans: (notice, run) => session.refusalMeans(notice, run),
     switchToken: async (issue) => {
       await session.switchToken(issue)
       await followAgain()

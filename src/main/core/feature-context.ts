@@ -26,4 +26,6 @@ export interface FeatureContext {
   meChanged(me: Me): void
   /** The service ended every session of the account (a password change): back to sign-in, saying why. */
   endSession(notice: string): Promise<void>
+  /** Runs `run`; should the service refuse this app's token meanwhile, the sign-in screen says `notice`. */
+  refusalMeans<T>(notice: string, run: () => Promise<T>): Promise<T>
 }

@@ -49,7 +49,8 @@ function handlersOver(people: RememberedPeople): ReturnType<typeof peopleHandler
     now: Date.now,
     switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.')),
     meChanged: () => undefined,
-    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.'))
+    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.')),
+    refusalMeans: () => Promise.reject(new Error('Sessions are not part of these tests.'))
   }
   return peopleHandlers(context)
 }

@@ -447,6 +447,24 @@ describe('Session: signing out and expiry', () => {
     expect(ended).toHaveLength(1)
   })
 
+  it('ends the session with the notice given beforehand when the token is refused while a call that could meet that runs', async () => {
+    const { session, states } = await signedInSession()
+    const notice = 'You signed this app out from Signed-in apps.'
+    // As the connection does: the refusal reaches the session before the call fails.
+    await expect(
+      session.refusalMeans(notice, async () => {
+        void session.expire()
+        throw failure('UNAUTHENTICATED')
+      })
+    ).rejects.toMatchObject({ code: 'UNAUTHENTICATED' })
+    await expect.poll(() => states.at(-1)).toEqual(signedOut(notice))
+
+    await session.signIn('ada', PASSWORD)
+    await session.refusalMeans(notice, async () => undefined)
+    await session.expire()
+    expect(states.at(-1)).toEqual(signedOut(SESSION_ENDED_NOTICE))
+  })
+
   it('ignores an expiry when no one is signed in', async () => {
     const { session, states, ended } = sessionWith()
     await session.expire()

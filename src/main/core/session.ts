@@ -58,6 +58,8 @@ export class Session {
   #challenge: Challenge | null = null
   /** A new token is on its way in (switchToken): the old one's refusals are expected. */
   #switchingToken = false
+  /** What a refusal of the token means while `refusalMeans` runs: said in place of the general notice. */
+  #refusalNotice: string | null = null
   #textRoutePoll: TextRoutePoll | null = null
   readonly #now: () => number
   readonly #timers: Timers
@@ -232,9 +234,22 @@ export class Session {
   }
 
   /** The service refused our token, or ended every session (a password change): back to sign-in, saying why. */
-  async expire(notice: string = SESSION_ENDED_NOTICE): Promise<void> {
+  async expire(notice?: string): Promise<void> {
     if (this.#token === null || this.#switchingToken) return
-    await this.#end(notice)
+    await this.#end(notice ?? this.#refusalNotice ?? SESSION_ENDED_NOTICE)
+  }
+
+  /**
+   * Runs `run`; should the service refuse the token meanwhile, the session ends saying `notice`.
+   * The refusal reaches `expire` before `run` hears of it, so the words must be known beforehand.
+   */
+  async refusalMeans<T>(notice: string, run: () => Promise<T>): Promise<T> {
+    this.#refusalNotice = notice
+    try {
+      return await run()
+    } finally {
+      this.#refusalNotice = null
+    }
   }
 
   /** The signed-in user's own details changed (a profile saved): the same session, told afresh. */

@@ -1,6 +1,6 @@
 // The apps signed in to the account, one per live token (docs/protocol.md §3 T1, T2). The list
 // does not say which token is this app's own, so after signing one out the app asks who it is
-// (U1): a refusal means it signed itself out, and the session ends as for any refused token.
+// (U1): a refusal means it signed itself out, and the session ends, the sign-in screen saying so.
 import type { SignedInApp } from '../../shared/account'
 import type { Me } from '../../shared/domain'
 import { AppError } from './app-error'
@@ -11,7 +11,11 @@ export interface SignedInAppsDependencies {
   service: Pick<SecurityService, 'signedInApps' | 'signOutApp'> & Pick<SessionService, 'me'>
   /** The signed-in user; throws UNAUTHENTICATED when nobody is. */
   me(): Me
+  /** Runs `run`; should the service refuse this app's token meanwhile, the session ends saying `notice`. */
+  refusalMeans<T>(notice: string, run: () => Promise<T>): Promise<T>
 }
+
+export const SIGNED_OUT_HERE_NOTICE = 'You signed this app out from Signed-in apps.'
 
 export class SignedInApps {
   readonly #deps: SignedInAppsDependencies
@@ -35,9 +39,9 @@ export class SignedInApps {
       throw new AppError('NOT_FOUND', 'That app was already signed out.', { cause: error })
     })
     try {
-      await service.me()
+      await this.#deps.refusalMeans(SIGNED_OUT_HERE_NOTICE, () => service.me())
     } catch (error) {
-      // The connection has already told the session its token was refused; the user hears why here.
+      // The connection has already told the session its token was refused; the settings hear why here.
       if (errorCodeOf(error) === 'UNAUTHENTICATED') throw new AppError('UNAUTHENTICATED', 'You signed this app out. Sign in again to go on.', { cause: error })
       throw error
     }
