@@ -28,6 +28,13 @@ function signOutButton(list: HTMLElement, appId: string): HTMLElement {
   return within(item).getByRole('button', { name: 'Sign out' })
 }
 
+/** Sign out, then the confirmation's own Sign out. */
+async function signOut(list: HTMLElement, appId: string): Promise<void> {
+  await fireEvent.click(signOutButton(list, appId))
+  const question = await screen.findByRole('alertdialog', { name: `Sign out ${appId}?` })
+  await fireEvent.click(within(question).getByRole('button', { name: 'Sign out' }))
+}
+
 const section = (): HTMLElement => screen.getByRole('group', { name: 'Signed-in apps' })
 
 describe('Signed-in apps', () => {
@@ -40,17 +47,28 @@ describe('Signed-in apps', () => {
     expect(items[0]?.querySelector('time')).toHaveAttribute('datetime', new Date(desktop.createdAt * 1000).toISOString())
     expect(signOutButton(list, 'parley-phone')).toHaveAccessibleDescription(/parley-phone/)
 
-    await fireEvent.click(signOutButton(list, 'parley-phone'))
+    await signOut(list, 'parley-phone')
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1))
     expect(fake.callsTo('security:signOutApp')).toEqual([{ id: '12' }])
     expect(list).toHaveTextContent('parley-desktop')
+  })
+
+  it('asks before signing an app out, and keeps it when the user cancels', async () => {
+    const fake = signedIn()
+    const list = await openList(fake)
+    await fireEvent.click(signOutButton(list, 'parley-phone'))
+    const question = await screen.findByRole('alertdialog', { name: 'Sign out parley-phone?' })
+    expect(question).toHaveAccessibleDescription('It will need to sign in again. If it is this app, you go back to the sign-in screen.')
+    await fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
+    expect(fake.callsTo('security:signOutApp')).toEqual([])
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2)
   })
 
   it('says why a sign-out was refused, and shows the list as it now stands', async () => {
     const fake = signedIn().fails('security:signOutApp', 'NOT_FOUND', 'That app was already signed out.')
     const list = await openList(fake)
     fake.returns('security:signedInApps', [desktop])
-    await fireEvent.click(signOutButton(list, 'parley-phone'))
+    await signOut(list, 'parley-phone')
     expect(await within(section()).findByRole('alert')).toHaveTextContent('That app was already signed out.')
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1))
   })
@@ -58,19 +76,20 @@ describe('Signed-in apps', () => {
   it('keeps the list when a sign-out fails for another reason', async () => {
     const fake = signedIn().fails('security:signOutApp', 'NETWORK', 'Cannot reach the service.')
     const list = await openList(fake)
-    await fireEvent.click(signOutButton(list, 'parley-phone'))
+    await signOut(list, 'parley-phone')
     expect(await within(section()).findByRole('alert')).toHaveTextContent('Cannot reach the service.')
     expect(within(list).getAllByRole('listitem')).toHaveLength(2)
   })
 
   it('returns to the sign-in screen when this app signed itself out', async () => {
     const fake = signedIn().handle('security:signOutApp', () => {
-      fake.emit('session:changed', { status: 'signedOut', notice: 'Your session has ended. Please sign in again.' })
+      fake.emit('session:changed', { status: 'signedOut', notice: 'You signed this app out from Signed-in apps.' })
       return { ok: false, error: { code: 'UNAUTHENTICATED', message: 'You signed this app out. Sign in again to go on.' } }
     })
     const list = await openList(fake)
-    await fireEvent.click(signOutButton(list, 'parley-desktop'))
+    await signOut(list, 'parley-desktop')
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    expect(screen.getByText('You signed this app out from Signed-in apps.')).toBeInTheDocument()
     expect(screen.queryByRole('dialog', { name: 'Settings' })).toBeNull()
   })
 
