@@ -1,10 +1,10 @@
 // Settings ▸ Service as a person uses it in browser mode: Test connection on the service in use,
-// then Save to another deployment, which does not know the session: the app returns to sign-in
-// saying why, and signs in there while the first service is gone.
+// then Save to another deployment: the token is never shown to another origin, so the app returns
+// to sign-in saying why, and signs in there while the first service is gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type RunningService } from '../../server/src/index'
 import { localServiceConfig } from '../../src/main/api/service-config'
-import { NEW_SERVICE_REFUSED_SESSION_NOTICE } from '../../src/main/core/service-settings'
+import { NEW_SERVICE_SIGN_IN_NOTICE } from '../../src/main/core/service-settings'
 import { SERVICE_SETTING_LABELS, SERVICE_SETTING_NAMES } from '../../src/shared/service-settings'
 import { connection, conversation, EndToEnd, FIRST_GROUP } from './support'
 
@@ -45,7 +45,7 @@ describe('Settings ▸ Service', () => {
     for (const name of SERVICE_SETTING_NAMES) await dialog.getByRole('textbox', { name: SERVICE_SETTING_LABELS[name] }).fill(elsewhere[name])
     await dialog.getByRole('button', { name: 'Save' }).click()
 
-    await expect.poll(() => page.getByText(NEW_SERVICE_REFUSED_SESSION_NOTICE).count()).toBe(1)
+    await expect.poll(() => page.getByText(NEW_SERVICE_SIGN_IN_NOTICE).count()).toBe(1)
     await e2e.stopService()
     await page.getByRole('textbox', { name: 'Username' }).fill(ada.email)
     await page.getByRole('textbox', { name: 'Password' }).fill(ada.password)
