@@ -1,22 +1,12 @@
 // Main's core against the real local service for the user's own account: reading it (U1), the
 // profile with its avatar (U2, I1), the password (P1), and signing out when the service is gone.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import type { SessionState } from '../../src/shared/domain'
 import { PASSWORD_CHANGED_NOTICE } from '../../src/main/core/profile'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceForTest(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceForTest } = testScope()
 
 async function signedInApp(service: TestService, user: TestUser): Promise<AppHarness> {
   const app = launchApp(service.origin, cleanups)

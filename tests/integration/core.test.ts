@@ -3,22 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService } from '../../server/test/support'
 import type { SessionState } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness, type LaunchOptions } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-  const service = await startTestService(options)
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 /**
  * A service on a file database that a test can stop and start again on the same port, as a

@@ -1,25 +1,15 @@
 // The desktop half of core against the real local service: muting groups on the service (MU1,
 // MU2) and chats on this device, across restarts and devices; what a mute, Do not disturb and
 // the global mute let through; and what the badge counts.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type Json, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { Json, TestService, TestUser } from '../../server/test/support'
 import { chatId } from '../../src/shared/conversation-id'
 import type { Conversation, ConversationId } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness, type LaunchOptions } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const HOUR = 60 * 60 * 1000
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 const launch = (service: TestService, options: LaunchOptions = {}): AppHarness => launchApp(service.origin, cleanups, options)
 

@@ -2,28 +2,18 @@
 // every operation the app uses, the refusals in the user's words, and the conversation list
 // following each change, live where the service announces it.
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { WORDS } from '../../src/main/core/groups'
 import type { ConnectionOwner } from '../../src/main/core/ports'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { Conversation } from '../../src/shared/domain'
 import type { ErrorCode } from '../../src/shared/ipc'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { quietLog } from '../support/memory-platform'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-  const service = await startTestService(options)
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 async function signedIn(service: TestService, user: TestUser): Promise<AppHarness> {
   const app = launchApp(service.origin, cleanups)

@@ -2,26 +2,16 @@
 // progress, can cancel an upload, refuses what is not a picture before the service sees it, and
 // sends messages that carry the uploaded pictures, with text or without, from the outbox (which
 // keeps them across a restart) to the other member, who gets them by push.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import { ServiceClient } from '../../src/main/api/service-client'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { uploadPicture } from '../../src/main/api/images'
 import type { ConversationId, Message } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness, type LaunchOptions } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 import { MemoryPreferences, MemoryVault } from '../support/memory-platform'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 const launch = (service: TestService, options: LaunchOptions = {}): AppHarness => launchApp(service.origin, cleanups, options)
 

@@ -1,16 +1,12 @@
 // Main's core against the real local service for what the user does to a message: reactions
 // (RX1, RX2) and the likes lists (RX3–RX5), edits (MS4, C4), deletes (MS5), pins (MS6–MS8, C5),
 // each seen live by the other side through messages:updated.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import type { Message } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+const { cleanups } = testScope()
 
 interface Scene {
   service: TestService

@@ -1,24 +1,14 @@
 // Main's core against the real local service for people: profiles with shared groups (U3), blocks
 // (B1, B3, B4), contacts (R1–R5) and the user's own link (U1), and starting a direct message (C3).
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import { chatId } from '../../src/shared/conversation-id'
 import type { Conversation } from '../../src/shared/domain'
 import type { ContactCard } from '../../src/shared/people'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceForTest(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceForTest } = testScope()
 
 /** A user signed in to a core of their own, connected to push. */
 async function signedInApp(service: TestService, user: TestUser): Promise<AppHarness> {

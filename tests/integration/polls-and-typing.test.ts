@@ -1,19 +1,15 @@
 // Main's core against the real local service for polls (PL1–PL6), typing both ways over push, and
 // the names system messages carry.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { getGroup } from '../../src/main/api/groups'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { ServiceClient } from '../../src/main/api/service-client'
 import { MEMBERS_FRESH_MS, pollGateway } from '../../src/main/service/polls'
 import type { Poll } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
+const { cleanups } = testScope()
 
 interface Scene {
   service: TestService

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService } from '../../server/test/support'
 import { localServiceConfig, resolveServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore } from '../../src/main/core/app-core'
 import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE } from '../../src/main/core/service-settings'
@@ -14,20 +14,10 @@ import { checkServiceAddresses } from '../../src/main/service/connection-check'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { SavedServiceSettings } from '../../src/main/service/service-settings-control'
 import type { ServiceSettings } from '../../src/shared/service-settings'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-  const service = await startTestService(options)
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 /** Two deployments over one database: the same accounts and tokens behind two sets of addresses. */
 async function twoDeploymentsOfOneService(): Promise<[TestService, TestService]> {

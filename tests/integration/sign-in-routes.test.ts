@@ -1,22 +1,12 @@
 // Every way through the verification screen, against the real local service: texting the service
 // instead of receiving a code, a backup code, a verification that locks or expires and the fresh
 // start after it, and the challenge that MFA puts on every sign-in, a known device's too.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import type { SessionState } from '../../src/shared/domain'
-import { launchApp, signInThroughSms, type AppHarness, type LaunchOptions } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceFor(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceFor } = testScope()
 
 const launch = (origin: string, options: LaunchOptions = {}): AppHarness => launchApp(origin, cleanups, options)
 

@@ -1,24 +1,14 @@
 // Main's core against the real local service for two-step verification (M1–M5, with V2 and V3 for
 // the phone's code) and the signed-in apps (T1, T2): the token switch M4 forces, signing in with
 // two-step verification on, and signing apps out, this one among them.
-import { afterEach, describe, expect, it } from 'vitest'
-import { startTestService, type TestService, type TestUser } from '../../server/test/support'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
 import { chatId } from '../../src/shared/conversation-id'
 import type { TwoStepConfirmation } from '../../src/shared/account'
-import { launchApp, signInThroughSms, type AppHarness } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { MemoryPreferences, MemoryVault } from '../support/memory-platform'
 
-const cleanups: (() => Promise<void> | void)[] = []
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function serviceForTest(): Promise<TestService> {
-  const service = await startTestService()
-  cleanups.push(() => service.close())
-  return service
-}
+const { cleanups, service: serviceForTest } = testScope()
 
 async function signedInApp(service: TestService, user: TestUser, options: { vault?: MemoryVault; preferences?: MemoryPreferences } = {}): Promise<AppHarness> {
   const app = launchApp(service.origin, cleanups, options)

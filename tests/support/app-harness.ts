@@ -1,12 +1,38 @@
 // Main's core wired to a real local service and to the in-memory platform, for integration tests
 // that drive it as the renderer would: through its handlers, watching the events it emits.
-import { expect } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
+import { afterEach, expect } from 'vitest'
+import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
+
+type Cleanup = () => Promise<void> | void
+
+/** What a test starts that its teardown must end: services, apps, relays. */
+export interface TestScope {
+  /** Ended after each test, the last started first. */
+  readonly cleanups: Cleanup[]
+  /** The local service on a free port, closed after the test. */
+  service(options?: Parameters<typeof startTestService>[0]): Promise<TestService>
+}
+
+/** Call once at a test file's top level: it registers the teardown (`afterEach`) that ends what each test started. */
+export function testScope(): TestScope {
+  const cleanups: Cleanup[] = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return {
+    cleanups,
+    async service(options = {}) {
+      const service = await startTestService(options)
+      cleanups.push(() => service.close())
+      return service
+    }
+  }
+}
 
 export interface AppHarness {
   core: AppCore
@@ -31,7 +57,7 @@ export interface LaunchOptions {
 }
 
 /** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
-export function launchApp(origin: string, cleanups: (() => Promise<void> | void)[], options: LaunchOptions = {}): AppHarness {
+export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOptions = {}): AppHarness {
   const events = new RecordingEvents()
   const vault = options.vault ?? new MemoryVault()
   const preferences = options.preferences ?? new MemoryPreferences()
