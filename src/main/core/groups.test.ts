@@ -3,11 +3,10 @@
 // pinned against the real one in tests/integration/groups.test.ts; here a stand-in that is never
 // ready lets the clock run out without a test that waits half a minute.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { MemoryPreferences, quietLog } from '../../../tests/support/memory-platform'
+import { featureContext } from '../../../tests/support/feature-context'
 import type { GroupDetails, Member } from '../../shared/groups'
 import { AppError } from './app-error'
 import type { Conversations } from './conversations'
-import type { FeatureContext } from './feature-context'
 import { groupHandlers, WORDS } from './groups'
 import type { AddedMember, GroupService, ServiceGateway } from './ports'
 
@@ -35,22 +34,14 @@ class SlowRoster implements Pick<GroupService, 'addMembers' | 'addedMembers'> {
 }
 
 function handlersOver(roster: SlowRoster | ChangedThenUnreadable): ReturnType<typeof groupHandlers> {
-  const context: FeatureContext = {
-    // Only the calls each stand-in answers are reached, on a group the list does not know.
-    gateway: roster as unknown as ServiceGateway,
-    conversations: { get: () => undefined } as unknown as Conversations,
-    preferences: new MemoryPreferences(),
-    events: { emit: () => undefined },
-    log: quietLog,
-    me: () => ME,
-    refreshConversations: async () => [],
-    now: Date.now,
-    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.')),
-    meChanged: () => undefined,
-    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.')),
-    refusalMeans: () => Promise.reject(new Error('Sessions are not part of these tests.'))
-  }
-  return groupHandlers(context)
+  return groupHandlers(
+    featureContext({
+      // Only the calls each stand-in answers are reached, on a group the list does not know.
+      gateway: roster as unknown as ServiceGateway,
+      conversations: { get: () => undefined } as unknown as Conversations,
+      me: () => ME
+    })
+  )
 }
 
 /**

@@ -2,10 +2,10 @@
 // gone. Everything else runs against the real service in tests/integration/people.test.ts.
 import { describe, expect, it } from 'vitest'
 import type { Person } from '../../shared/people'
-import { MemoryPreferences, quietLog, RecordingEvents } from '../../../tests/support/memory-platform'
+import { featureContext } from '../../../tests/support/feature-context'
+import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
-import type { FeatureContext } from './feature-context'
 import { peopleHandlers } from './people'
 import type { PeopleService, ServiceGateway } from './ports'
 import { MemoryService } from './testing/memory-service'
@@ -38,21 +38,14 @@ function handlersOver(people: RememberedPeople): ReturnType<typeof peopleHandler
     get: (target, name) => (name in target ? Reflect.get(target, name, target) : () => Promise.reject(new Error(`${String(name)} is not part of this test`)))
   }) as unknown as ServiceGateway
   const preferences = new MemoryPreferences()
-  const context: FeatureContext = {
-    gateway,
-    conversations: new Conversations({ service: new MemoryService(ME), preferences, now: Date.now, changed: () => undefined }),
-    preferences,
-    events: new RecordingEvents(),
-    log: quietLog,
-    me: () => ME,
-    refreshConversations: async () => [],
-    now: Date.now,
-    switchToken: () => Promise.reject(new Error('Tokens are not part of these tests.')),
-    meChanged: () => undefined,
-    endSession: () => Promise.reject(new Error('Sessions are not part of these tests.')),
-    refusalMeans: () => Promise.reject(new Error('Sessions are not part of these tests.'))
-  }
-  return peopleHandlers(context)
+  return peopleHandlers(
+    featureContext({
+      gateway,
+      conversations: new Conversations({ service: new MemoryService(ME), preferences, now: Date.now, changed: () => undefined }),
+      preferences,
+      me: () => ME
+    })
+  )
 }
 
 describe('people:blocked', () => {

@@ -1,0 +1,21 @@
+// A FeatureContext for unit tests of one feature module (groups, people): the parts a test gives,
+// quiet defaults for the rest, and the session's parts refusing, since no such test reaches them.
+import type { FeatureContext } from '../../src/main/core/feature-context'
+import { MemoryPreferences, quietLog, RecordingEvents } from './memory-platform'
+
+const notHere = (what: string) => (): Promise<never> => Promise.reject(new Error(`${what} are not part of these tests.`))
+
+export function featureContext(parts: Pick<FeatureContext, 'gateway' | 'conversations' | 'me'> & Partial<FeatureContext>): FeatureContext {
+  return {
+    preferences: new MemoryPreferences(),
+    events: new RecordingEvents(),
+    log: quietLog,
+    refreshConversations: async () => [],
+    now: Date.now,
+    switchToken: notHere('Tokens'),
+    meChanged: () => undefined,
+    endSession: notHere('Sessions'),
+    refusalMeans: notHere('Sessions'),
+    ...parts
+  }
+}
