@@ -4,7 +4,7 @@ import { resolveConfig, type ServiceOptions } from './config.js'
 import { seedDemo, type DemoAccount } from './seed/demo.js'
 
 export type { ServiceOptions } from './config.js'
-export type { DemoAccount } from './seed/demo.js'
+export { DEMO_ACCOUNTS, type DemoAccount } from './seed/demo.js'
 
 /** The six addresses of §1, as the client reads them. */
 export interface ServiceUrls {

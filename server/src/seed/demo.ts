@@ -25,7 +25,8 @@ export interface DemoAccount {
 
 const SEEDED_KEY = 'seed_demo'
 
-const ACCOUNTS: DemoAccount[] = [
+/** Who `--seed demo` signs up: also what tools outside the service (tests, benchmarks) sign in as. */
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { name: 'Ada Lovelace', email: 'ada@demo.test', phoneNumber: '+1 5550100001', password: 'ada-demo-pass' },
   { name: 'Grace Hopper', email: 'grace@demo.test', phoneNumber: '+1 5550100002', password: 'grace-demo-pass' },
   { name: 'Alan Turing', email: 'alan@demo.test', phoneNumber: '+44 7700900003', password: 'alan-demo-pass' },
@@ -35,7 +36,7 @@ const ACCOUNTS: DemoAccount[] = [
 interface GroupPlan {
   name: string
   description: string
-  /** Indexes into ACCOUNTS; the first is the owner. */
+  /** Indexes into DEMO_ACCOUNTS; the first is the owner. */
   members: number[]
   count: number
   lines: string[]
@@ -140,10 +141,10 @@ interface Planned {
 }
 
 export async function seedDemo(core: Core): Promise<DemoAccount[]> {
-  if (core.meta.get(SEEDED_KEY) !== undefined) return ACCOUNTS
+  if (core.meta.get(SEEDED_KEY) !== undefined) return [...DEMO_ACCOUNTS]
   const accounts = core.use(Accounts)
   const created: Account[] = []
-  for (const plan of ACCOUNTS) {
+  for (const plan of DEMO_ACCOUNTS) {
     created.push(accounts.byEmail(plan.email) ?? (await accounts.create({ name: plan.name, email: plan.email, phoneNumber: plan.phoneNumber, password: plan.password })))
   }
   const account = (index: number): Account => {
@@ -248,7 +249,7 @@ export async function seedDemo(core: Core): Promise<DemoAccount[]> {
     for (const item of planned) item.insert(ids.nextAt(item.atMs), Math.floor(item.atMs / 1000))
     core.meta.set(SEEDED_KEY, String(Math.floor(nowMs / 1000)))
   })
-  return ACCOUNTS
+  return [...DEMO_ACCOUNTS]
 }
 
 function systemRow(id: string, groupId: number, at: number, text: string, event: SystemEvent): NewMessageRow {

@@ -1,0 +1,122 @@
+// A TCP relay between an app and the service, to misbehave like a network does: it drops every
+// connection at once (`cut`), refuses new ones until `restore`, and can let a request through
+// while losing its answer (`loseAnswersTo`), the case where the service acted but the app never
+// heard. It knows nothing of HTTP beyond the first line of a request, so WebSockets (push) pass
+// through it and are dropped with everything else.
+import { createServer, connect, type Server, type Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
+
+export interface TcpProxy {
+  /** `http://127.0.0.1:<port>`: point the app here instead of at the service. */
+  readonly origin: string
+  /** Drops every open connection and refuses new ones until `restore()`. */
+  cut(): void
+  restore(): void
+  readonly isCut: boolean
+  /**
+   * The next `count` requests whose first line matches `requestLine` (e.g. /^POST \/v3\/groups\/\d+\/messages/)
+   * reach the service, but the connection is dropped as the answer starts, so the app never reads it.
+   * Resolves once that many answers have been lost.
+   */
+  loseAnswersTo(requestLine: RegExp, count?: number): Promise<void>
+  /** Connections relayed so far, for tests that must know traffic passed. */
+  readonly connections: number
+  close(): Promise<void>
+}
+
+interface AnswerTrap {
+  requestLine: RegExp
+  remaining: number
+  done: () => void
+}
+
+/** Relays `127.0.0.1:<free port>` to `target` (an `http://host:port` origin). */
+export async function startTcpProxy(target: string): Promise<TcpProxy> {
+  const { hostname, port } = new URL(target)
+  const upstreamHost = hostname.replace(/^\[(.*)\]$/, '$1')
+  const open = new Set<Socket>()
+  const traps: AnswerTrap[] = []
+  let cut = false
+  let connections = 0
+
+  const server: Server = createServer((client) => {
+    if (cut) {
+      client.destroy()
+      return
+    }
+    connections += 1
+    const upstream = connect({ host: upstreamHost, port: Number(port) })
+    open.add(client)
+    open.add(upstream)
+    // An answer on its way to a trapped request is swallowed, and the connection dropped with it.
+    let loseNextAnswer = false
+    const dropBoth = (): void => {
+      client.destroy()
+      upstream.destroy()
+      open.delete(client)
+      open.delete(upstream)
+    }
+    client.on('data', (chunk: Buffer) => {
+      const trap = traps.find((candidate) => candidate.requestLine.test(firstLine(chunk)))
+      if (trap !== undefined) {
+        loseNextAnswer = true
+        trap.remaining -= 1
+        if (trap.remaining === 0) traps.splice(traps.indexOf(trap), 1)
+        const afterLoss = trap.remaining === 0 ? trap.done : undefined
+        upstream.once('data', () => afterLoss?.())
+      }
+      upstream.write(chunk)
+    })
+    upstream.on('data', (chunk: Buffer) => {
+      if (loseNextAnswer) {
+        dropBoth()
+        return
+      }
+      client.write(chunk)
+    })
+    client.on('end', () => upstream.end())
+    upstream.on('end', () => client.end())
+    client.on('error', dropBoth)
+    upstream.on('error', dropBoth)
+    client.on('close', dropBoth)
+    upstream.on('close', dropBoth)
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port: proxyPort } = server.address() as AddressInfo
+
+  return {
+    origin: `http://127.0.0.1:${proxyPort}`,
+    cut() {
+      cut = true
+      for (const socket of open) socket.destroy()
+      open.clear()
+    },
+    restore() {
+      cut = false
+    },
+    get isCut() {
+      return cut
+    },
+    loseAnswersTo(requestLine, count = 1) {
+      return new Promise<void>((resolve) => traps.push({ requestLine, remaining: count, done: resolve }))
+    },
+    get connections() {
+      return connections
+    },
+    async close() {
+      for (const socket of open) socket.destroy()
+      open.clear()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+function firstLine(chunk: Buffer): string {
+  const text = chunk.subarray(0, 512).toString('latin1')
+  const end = text.indexOf('\r\n')
+  return end === -1 ? text : text.slice(0, end)
+}
