@@ -9,6 +9,7 @@ import { expect } from 'vitest'
 import { startService, type DemoAccount, type RunningService } from '../../server/src/index'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { startBrowserApp, type BrowserApp } from '../../src/main/browser/app'
+import type { Log } from '../../src/main/log/log'
 import { quietLog } from '../support/memory-platform'
 
 const CHROMIUM_ARGS = [
@@ -29,12 +30,20 @@ export interface OpenAppOptions {
   initScript?: string
   /** What the browser has already been allowed, as if the person had said yes before. */
   permissions?: string[]
+  /** Where the app's links go instead of a browser; by default nowhere. */
+  openExternal?: (url: string) => Promise<void>
+  /** Where main's log lines go; by default nowhere. */
+  log?: Log
+  /** Called with the page before it loads the app, so listeners (console, WebSocket frames) hear everything. */
+  watch?: (page: Page) => void
 }
 
 export interface OpenedApp {
   page: Page
   app: BrowserApp
   context: BrowserContext
+  /** The app's own data folder: its session token, settings and drafts. */
+  dataDir: string
 }
 
 /** The service, Chromium and the apps of one test file; `close()` ends them all. */
@@ -94,20 +103,22 @@ export class EndToEnd {
 
   /** A browser-mode app for one person, opened in a fresh browser context. */
   async openApp(name: string, options: OpenAppOptions = {}): Promise<OpenedApp> {
+    const dataDir = join(this.#dataDir, name)
     const app = await startBrowserApp({
-      dataDir: join(this.#dataDir, name),
+      dataDir,
       rendererDir: resolve('out/renderer'),
       config: localServiceConfig(this.#service.origin),
-      log: quietLog,
-      openExternal: async () => undefined
+      log: options.log ?? quietLog,
+      openExternal: options.openExternal ?? (async () => undefined)
     })
     this.#apps.push(app)
     const context = await this.#browser.newContext({ permissions: options.permissions ?? [] })
     if (options.initScript !== undefined) await context.addInitScript({ content: options.initScript })
     const page = await context.newPage()
     page.on('pageerror', (error) => this.pageErrors.push(error))
+    options.watch?.(page)
     await page.goto(app.url)
-    return { page, app, context }
+    return { page, app, context, dataDir }
   }
 
   /** Signs in through the app's own screens, with the SMS code read from the service's outbox. */
