@@ -46,53 +46,75 @@ export interface OpenedApp {
   dataDir: string
 }
 
+/** A service the test runs itself (in a process of its own, say): EndToEnd uses it, the test stops and ends it. */
+export interface ServiceElsewhere {
+  /** Where it answers. The test's own requests (sign-ins over REST, reads, /dev/*) go straight here. */
+  readonly origin: string
+  readonly demoAccounts: readonly DemoAccount[]
+}
+
+export interface EndToEndOptions {
+  /** Instead of a service in this process, on a file database of EndToEnd's own. */
+  service?: ServiceElsewhere
+  /** Where the apps reach the service, when something stands in between (a TCP proxy, say). */
+  appOrigin?: string
+}
+
 /** The service, Chromium and the apps of one test file; `close()` ends them all. */
 export class EndToEnd {
   readonly #dataDir: string
   readonly #databasePath: string
   readonly #browser: Browser
   readonly #apps: BrowserApp[] = []
-  #service: RunningService
+  /** The service in this process, when EndToEnd started it; null when the test runs one elsewhere. */
+  #ownService: RunningService | null
+  readonly #origin: string
+  readonly #appOrigin: string
   /** Kept from the first start: a restart on the same database does not seed again. */
-  readonly #demoAccounts: DemoAccount[]
+  readonly #demoAccounts: readonly DemoAccount[]
   /** Uncaught errors in any page: the app must never throw at its user. */
   readonly pageErrors: Error[] = []
 
-  private constructor(dataDir: string, databasePath: string, service: RunningService, browser: Browser) {
+  private constructor(dataDir: string, databasePath: string, service: ServiceElsewhere, ownService: RunningService | null, appOrigin: string, browser: Browser) {
     this.#dataDir = dataDir
     this.#databasePath = databasePath
-    this.#service = service
+    this.#ownService = ownService
+    this.#origin = service.origin
+    this.#appOrigin = appOrigin
     this.#demoAccounts = service.demoAccounts
     this.#browser = browser
   }
 
-  static async start(): Promise<EndToEnd> {
+  static async start(options: EndToEndOptions = {}): Promise<EndToEnd> {
     const dataDir = mkdtempSync(join(tmpdir(), 'parley-e2e-'))
     const databasePath = join(dataDir, 'service.db')
-    const service = await startService({ port: 0, dev: true, db: databasePath, seed: 'demo' })
+    const ownService = options.service === undefined ? await startService({ port: 0, dev: true, db: databasePath, seed: 'demo' }) : null
+    const service = options.service ?? ownService
+    if (service === null) throw new Error('no service to test against')
     const browser = await chromium
       .launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
       .catch(async (error: unknown) => {
-        await service.close()
+        await ownService?.close()
         throw error
       })
-    return new EndToEnd(dataDir, databasePath, service, browser)
+    return new EndToEnd(dataDir, databasePath, service, ownService, options.appOrigin ?? service.origin, browser)
   }
 
   /** The service's ORIGIN (§1): REST, push and /dev/* all live under it. */
   get origin(): string {
-    return this.#service.origin
+    return this.#origin
   }
 
   /** Stops the service; the apps stay up and find it gone. */
   async stopService(): Promise<void> {
-    await this.#service.close()
+    await this.#requireOwnService().close()
   }
 
   /** Starts the service again on the same port and database, as after a crash or an update. */
   async restartService(): Promise<void> {
-    const port = Number(new URL(this.#service.origin).port)
-    this.#service = await startService({ port, dev: true, db: this.#databasePath })
+    this.#requireOwnService()
+    const port = Number(new URL(this.#origin).port)
+    this.#ownService = await startService({ port, dev: true, db: this.#databasePath })
   }
 
   account(firstName: string): DemoAccount {
@@ -107,7 +129,7 @@ export class EndToEnd {
     const app = await startBrowserApp({
       dataDir,
       rendererDir: resolve('out/renderer'),
-      config: localServiceConfig(this.#service.origin),
+      config: localServiceConfig(this.#appOrigin),
       log: options.log ?? quietLog,
       openExternal: options.openExternal ?? (async () => undefined)
     })
@@ -163,7 +185,7 @@ export class EndToEnd {
 
   /** A GET on the service with a token, its JSON answer as `T` (checked by the caller's asserts). */
   async get<T>(path: string, token: string): Promise<T> {
-    const url = new URL(path, this.#service.origin)
+    const url = new URL(path, this.#origin)
     url.searchParams.set('token', token)
     const response = await fetch(url)
     if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
@@ -176,7 +198,7 @@ export class EndToEnd {
   }
 
   async lastSmsCode(phoneNumber: string): Promise<string> {
-    const response = await fetch(`${this.#service.origin}/dev/outbox?to=${encodeURIComponent(phoneNumber)}`)
+    const response = await fetch(`${this.#origin}/dev/outbox?to=${encodeURIComponent(phoneNumber)}`)
     const outbox = (await response.json()) as { text: string }[]
     const code = outbox.at(-1)?.text.match(/\d{6}/)?.[0]
     if (code === undefined) throw new Error(`no code was sent to ${phoneNumber}`)
@@ -186,12 +208,17 @@ export class EndToEnd {
   async close(): Promise<void> {
     await this.#browser.close()
     for (const app of this.#apps) await app.close()
-    await this.#service.close()
+    await this.#ownService?.close()
     rmSync(this.#dataDir, { recursive: true, force: true })
   }
 
+  #requireOwnService(): RunningService {
+    if (this.#ownService === null) throw new Error('the test runs this service itself: stop and start it there')
+    return this.#ownService
+  }
+
   async #post(path: string, body: unknown): Promise<unknown> {
-    const response = await fetch(new URL(path, this.#service.origin), {
+    const response = await fetch(new URL(path, this.#origin), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body)
