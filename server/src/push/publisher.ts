@@ -1,3 +1,4 @@
+import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import type { Clock } from '../clock.js'
 import { userChannel } from './channels.js'
 
@@ -14,6 +15,13 @@ export interface PushEvent {
 
 export type ChannelSink = (channel: string, data: unknown) => void
 
+/**
+ * `{channel, data}` of every event published, on a `node:diagnostics_channel` of this name:
+ * `npm run bench` times a push from here to the page. Nothing is published without a subscriber.
+ */
+export const PUSH_PUBLISHED_CHANNEL = 'parley:service:push-published'
+const published = diagnosticsChannel(PUSH_PUBLISHED_CHANNEL)
+
 export class PushPublisher {
   readonly #sink: ChannelSink
   readonly #clock: Clock
@@ -25,7 +33,9 @@ export class PushPublisher {
 
   /** One event on one channel (`/group/:id`, `/direct_message/:a_b`, `/user/:id`). */
   toChannel(channel: string, event: PushEvent): void {
-    this.#sink(channel, { type: event.type, alert: event.alert, subject: event.subject, received_at: this.#clock.nowMs() })
+    const data = { type: event.type, alert: event.alert, subject: event.subject, received_at: this.#clock.nowMs() }
+    if (published.hasSubscribers) published.publish({ channel, data })
+    this.#sink(channel, data)
   }
 
   /** The same event to each user's `/user/:id` channel, once per distinct user. */

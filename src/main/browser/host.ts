@@ -5,6 +5,7 @@
 // same browser can neither connect nor read anything. Each call is one instance: run two for two
 // users in one process.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import { createServer, STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
@@ -50,6 +51,14 @@ export interface BrowserHost {
   window: PageWindow
   close(): Promise<void>
 }
+
+/**
+ * `{event, payload}` of every event frame once it is sent to the page, on a
+ * `node:diagnostics_channel` of this name: `npm run bench` times each hop of a push with it.
+ * Nothing is published without a subscriber.
+ */
+export const BRIDGE_EVENT_SENT_CHANNEL = 'parley:browser:bridge-event-sent'
+const eventsSent = diagnosticsChannel(BRIDGE_EVENT_SENT_CHANNEL)
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const { events, log } = options
@@ -138,7 +147,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const result = await dispatch(frame.channel, frame.payload)
     send(socket, { type: 'result', id: frame.id, result })
     if (frame.channel === 'app:ready' && result.ok && socket === current) {
-      events.attach((event, payload) => send(socket, { type: 'event', event, payload }))
+      events.attach((event, payload) => {
+        send(socket, { type: 'event', event, payload })
+        if (eventsSent.hasSubscribers) eventsSent.publish({ event, payload })
+      })
     }
   }
 

@@ -17,6 +17,7 @@
 // gaps remain, handled here: a subscribe that *fails* with `Unknown client` is dropped from
 // faye's own list, so it is re-made; and a subscribe that sat in faye's retry queue through a long
 // outage carries a timestamp the service now refuses, so it is re-made once with a fresh one.
+import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import faye from 'faye'
 import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
 import type { ConversationId, Message, PushStatus } from '../../shared/domain'
@@ -95,6 +96,13 @@ type ChannelState = {
   subscription: Subscription
   waiters: { resolve: () => void; reject: (error: Error) => void }[]
 }
+
+/**
+ * `{channel, data}` of every delivery as it arrives, on a `node:diagnostics_channel` of this name:
+ * `npm run bench` times each hop of a push with it. Nothing is published without a subscriber.
+ */
+export const PUSH_DELIVERY_CHANNEL = 'parley:app:push-delivery'
+const deliveries = diagnosticsChannel(PUSH_DELIVERY_CHANNEL)
 
 /** A subscribe older than this when refused for its timestamp went stale in faye's retry queue. */
 const STALE_SUBSCRIBE_MS = 60_000
@@ -365,6 +373,7 @@ export class PushConnection {
   }
 
   #deliver(channel: string, data: unknown): void {
+    if (deliveries.hasSubscribers) deliveries.publish({ channel, data })
     const decoded = decodePushData(data)
     if (!decoded.ok) {
       this.#deps.log.warn(`push: skipped an unreadable delivery on ${channel}`, decoded.error)
