@@ -1,9 +1,15 @@
 // Main's core wired to a real local service and to the in-memory platform, for integration tests
 // that drive it as the renderer would: through its handlers, watching the events it emits.
+import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
+import { ensurePrivateDirectory } from '../../src/main/browser/data-dir'
+import { FileTokenVault } from '../../src/main/browser/file-token-vault'
+import { JsonFileStore } from '../../src/main/browser/json-file-store'
+import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import { StoredPreferences } from '../../src/main/core/stored-preferences'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
@@ -34,11 +40,12 @@ export function testScope(): TestScope {
   }
 }
 
-export interface AppHarness {
+/** What a device keeps of the app between runs: in memory by default, or on disk (`launchAppOnDisk`). */
+export interface AppHarness<Vault extends TokenVault = MemoryVault, Prefs extends Preferences = MemoryPreferences> {
   core: AppCore
   events: RecordingEvents
-  vault: MemoryVault
-  preferences: MemoryPreferences
+  vault: Vault
+  preferences: Prefs
   notifier: RecordingNotifier
   window: FakeWindow
   idle: FakeIdle
@@ -46,10 +53,13 @@ export interface AppHarness {
   call<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<InvokeResponse<C>>
 }
 
-export interface LaunchOptions {
+export interface LaunchOptions extends AppOptions {
   /** A device's kept state, to start the app again where it left off. */
   vault?: MemoryVault
   preferences?: MemoryPreferences
+}
+
+interface AppOptions {
   /** The app's clock (Unix ms); the real one when left out. */
   now?: () => number
   /** Settings that differ from the local service's (a wrong attestation secret, say). */
@@ -58,9 +68,28 @@ export interface LaunchOptions {
 
 /** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
 export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOptions = {}): AppHarness {
+  return launchWith(origin, cleanups, options.vault ?? new MemoryVault(), options.preferences ?? new MemoryPreferences(), options)
+}
+
+/**
+ * Builds a core that keeps its token and preferences in `dataDir` through browser mode's own files
+ * (`session-token`, `settings.json`), so a launch on the same directory starts from what reached
+ * the disk and nothing else, as the app does after a restart.
+ */
+export function launchAppOnDisk(origin: string, cleanups: Cleanup[], dataDir: string, options: AppOptions = {}): AppHarness<TokenVault, Preferences> {
+  ensurePrivateDirectory(dataDir)
+  const preferences = new StoredPreferences(new JsonFileStore(join(dataDir, 'settings.json'), quietLog), quietLog)
+  return launchWith(origin, cleanups, new FileTokenVault(dataDir, quietLog), preferences, options)
+}
+
+function launchWith<Vault extends TokenVault, Prefs extends Preferences>(
+  origin: string,
+  cleanups: Cleanup[],
+  vault: Vault,
+  preferences: Prefs,
+  options: AppOptions
+): AppHarness<Vault, Prefs> {
   const events = new RecordingEvents()
-  const vault = options.vault ?? new MemoryVault()
-  const preferences = options.preferences ?? new MemoryPreferences()
   const notifier = new RecordingNotifier()
   const window = new FakeWindow()
   const idle = new FakeIdle()
@@ -84,7 +113,7 @@ export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOp
 }
 
 /** Signs in as a user would: through the SMS code when the service asks for one (a device it does not know yet). */
-export async function signInThroughSms(app: AppHarness, service: TestService, user: TestUser): Promise<void> {
+export async function signInThroughSms(app: AppHarness<TokenVault, Preferences>, service: TestService, user: TestUser): Promise<void> {
   const statusesBefore = app.events.all('push:status').length
   const result = await app.call('session:signIn', { username: user.email, password: user.password })
   if (result.status === 'verificationRequired') {

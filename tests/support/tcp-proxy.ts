@@ -16,9 +16,10 @@ export interface TcpProxy {
   /**
    * The next `count` requests whose first line matches `requestLine` (e.g. /^POST \/v3\/groups\/\d+\/messages/)
    * reach the service, but the connection is dropped as the answer starts, so the app never reads it.
-   * Resolves once that many answers have been lost.
+   * Resolves once that many answers have been lost. `passFirst` matching requests go through
+   * untouched before that, to lose an answer in the middle of a run of sends.
    */
-  loseAnswersTo(requestLine: RegExp, count?: number): Promise<void>
+  loseAnswersTo(requestLine: RegExp, count?: number, passFirst?: number): Promise<void>
   /** Connections relayed so far, for tests that must know traffic passed. */
   readonly connections: number
   close(): Promise<void>
@@ -26,6 +27,8 @@ export interface TcpProxy {
 
 interface AnswerTrap {
   requestLine: RegExp
+  /** Matching requests still to let through before the trap springs. */
+  passing: number
   remaining: number
   done: () => void
 }
@@ -58,7 +61,8 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     }
     client.on('data', (chunk: Buffer) => {
       const trap = traps.find((candidate) => candidate.requestLine.test(firstLine(chunk)))
-      if (trap !== undefined) {
+      if (trap !== undefined && trap.passing > 0) trap.passing -= 1
+      else if (trap !== undefined) {
         loseNextAnswer = true
         trap.remaining -= 1
         if (trap.remaining === 0) traps.splice(traps.indexOf(trap), 1)
@@ -101,8 +105,8 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     get isCut() {
       return cut
     },
-    loseAnswersTo(requestLine, count = 1) {
-      return new Promise<void>((resolve) => traps.push({ requestLine, remaining: count, done: resolve }))
+    loseAnswersTo(requestLine, count = 1, passFirst = 0) {
+      return new Promise<void>((resolve) => traps.push({ requestLine, passing: passFirst, remaining: count, done: resolve }))
     },
     get connections() {
       return connections
