@@ -462,4 +462,22 @@ describe('Outbox', () => {
     await settled()
     expect(sentTexts(GROUP)).toEqual(['hello'])
   })
+  it('does not set the timed retry again when an attempt under way at the stop fails after it', async () => {
+    const { service, outbox, sentTexts } = started()
+    const release = service.holdNext('sendMessage')
+    service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    await settled()
+
+    outbox.stop()
+    release()
+    await settled()
+    expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed' }])
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
+
+    outbox.resume()
+    await settled()
+    expect(sentTexts(GROUP)).toEqual(['hello'])
+  })
 })

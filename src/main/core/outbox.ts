@@ -52,6 +52,8 @@ export class Outbox {
    */
   #retryTimer: ReturnType<typeof setTimeout> | null = null
   #retryDelayMs = FIRST_RETRY_MS
+  /** Stopped (shutdown, sign-out): an attempt that fails afterwards must not set the timer again. */
+  #stopped = false
 
   constructor(deps: OutboxDependencies) {
     this.#deps = deps
@@ -93,6 +95,7 @@ export class Outbox {
       error: null
     }
     this.#entries.set(clientId, { message, waitingForService: false })
+    this.#stopped = false
     this.#announce(conversationId)
     this.#attempt(clientId)
     return message
@@ -100,6 +103,7 @@ export class Outbox {
 
   retry(conversationId: ConversationId, clientId: string): PendingMessage {
     const entry = this.#entryIn(conversationId, clientId)
+    this.#stopped = false
     if (entry.message.state === 'failed') this.#attempt(clientId)
     return entry.message
   }
@@ -115,6 +119,7 @@ export class Outbox {
 
   /** The service is reachable again, or the user is signed in again: send what was waiting for that, oldest first. */
   resume(): void {
+    this.#stopped = false
     const waiting = [...this.#entries.values()]
       .filter((entry) => entry.waitingForService && entry.message.state === 'failed')
       .sort((a, b) => a.message.queuedAt - b.message.queuedAt)
@@ -131,6 +136,7 @@ export class Outbox {
 
   /** Cancels the timed retry (shutdown); what is waiting stays, for `resume`. */
   stop(): void {
+    this.#stopped = true
     if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
     this.#retryTimer = null
   }
@@ -219,7 +225,7 @@ export class Outbox {
   }
 
   #scheduleRetry(): void {
-    if (this.#retryTimer !== null) return
+    if (this.#retryTimer !== null || this.#stopped) return
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null
       this.resume()
