@@ -188,6 +188,22 @@ describe('the outbox across app restarts', () => {
     })
   }
 
+  it('stores a message once when the app comes back after the service’s 60 s window for its client id has passed', async () => {
+    const world = await rig()
+    const first = await firstRun(world)
+    const lost = world.proxy.loseAnswersTo(GROUP_SEND)
+    const [clientId] = await write(first, world.group, ['sent before the weekend'])
+    await lost
+    await first.core.stop()
+    // The app stays closed for longer than the service refuses a repeated source_guid (§18 #24).
+    await world.service().advanceClock(61)
+
+    const second = await nextRun(world)
+    await untilOutboxEmpty(second, world.group)
+    expect((await storedByAda(world, world.group)).map((message) => message.source_guid)).toEqual([clientId])
+    await expectShownOnce(second, world.group, ['sent before the weekend'])
+  })
+
   it('stores each message once when the app stopped in the middle of sending a queue', async () => {
     const world = await rig()
     const first = await firstRun(world)

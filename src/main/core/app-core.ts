@@ -176,6 +176,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     recoverDelivered: async (pending) => {
       for (const message of await timelines.catchUp(pending.conversationId)) receive(message)
     },
+    history: gateway,
     delivered: (message) => receive(message),
     changed: (conversationId, pending) => {
       conversations.unsentChanged(conversationId, pending)

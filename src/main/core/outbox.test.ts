@@ -26,6 +26,7 @@ function outboxOn(service = new MemoryService(ME)) {
   const outbox = new Outbox({
     deliver: (pending) => service.sendMessage(pending.conversationId, pending.text, pending.clientId),
     recoverDelivered: async (pending) => void recovered.push(pending),
+    history: service,
     delivered: (message) => {
       delivered.push(message)
       steps.push(`delivered ${message.text}`)
@@ -241,7 +242,37 @@ describe('Outbox', () => {
     expect(outbox.pendingIn(GROUP)).toEqual([])
   })
 
-  it('takes a 409 for a send whose answer was lost: the message is dropped, fetched instead, and posted once', async () => {
+  it('finds a message whose answer was lost in the history before sending it again, and shows it as stored', async () => {
+    const { service, outbox, delivered, recovered, sentTexts } = started()
+    service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    await settled()
+    expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed' }])
+
+    outbox.resume()
+    await settled()
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
+    expect(delivered).toEqual(service.messagesIn(GROUP))
+    expect(recovered).toEqual([])
+    expect(sentTexts(GROUP)).toEqual(['hello'])
+  })
+
+  it('posts a message once when its answer was lost and the service’s 60 s of refusing its client id are over', async () => {
+    const { service, outbox, sentTexts } = started()
+    service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    await settled()
+
+    // The service would take the same client id again now: only the history can tell.
+    service.now += 61
+    outbox.resume()
+    await settled()
+    expect(sentTexts(GROUP)).toEqual(['hello'])
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+  })
+
+  it('takes a 409 for a send whose answer was lost when the history cannot be read: the message is dropped, fetched instead, and posted once', async () => {
     const { service, outbox, delivered, recovered, sentTexts } = started()
     service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
 
@@ -249,6 +280,7 @@ describe('Outbox', () => {
     await settled()
     expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed' }])
 
+    service.failNext('latestMessages', 'INTERNAL')
     outbox.resume()
     await settled()
     expect(outbox.pendingIn(GROUP)).toEqual([])
@@ -261,6 +293,7 @@ describe('Outbox', () => {
     const outbox = new Outbox({
       deliver: () => Promise.reject(new AppError('CONFLICT', 'That was already done.')),
       recoverDelivered: () => Promise.reject(new AppError('NETWORK', 'Cannot reach the service.')),
+      history: new MemoryService(ME),
       delivered: () => undefined,
       changed: () => undefined,
       save: () => undefined
@@ -419,6 +452,51 @@ describe('Outbox', () => {
     expect(sentTexts(CHAT)).toEqual(['other'])
   })
 
+  it('does not send again a restored message the service already stored, reading back page by page as far as it was written', async () => {
+    const { service, outbox, delivered, sentTexts } = started()
+    const writtenAt = service.now * 1000
+    service.write(GROUP, { senderId: ME.id, text: 'arrived', sourceGuid: 'c1' })
+    service.writeMany(GROUP, 150, '2')
+    outbox.restore([saved({ clientId: 'c1', text: 'arrived', queuedAt: writtenAt })])
+
+    outbox.resume()
+    await settled()
+    expect(service.callsOf('messagesBefore')).toHaveLength(1)
+    expect(service.callsOf('sendMessage')).toEqual([])
+    expect(delivered.map((message) => message.sourceGuid)).toEqual(['c1'])
+    expect(sentTexts(GROUP).filter((text) => text === 'arrived')).toHaveLength(1)
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+  })
+
+  it('reads the history no further back than a quarter of an hour before the message was written', async () => {
+    const { service, outbox, sentTexts } = started()
+    service.writeMany(GROUP, 150, '2')
+    const writtenAt = (service.now + 15 * 60 + 1) * 1000
+    outbox.restore([saved({ clientId: 'c1', text: 'never arrived', queuedAt: writtenAt })])
+
+    outbox.resume()
+    await settled()
+    expect(service.callsOf('latestMessages')).toHaveLength(1)
+    expect(service.callsOf('messagesBefore')).toEqual([])
+    expect(sentTexts(GROUP).at(-1)).toBe('never arrived')
+  })
+
+  it('counts a history it could not reach as a failed attempt, and looks again next time', async () => {
+    const { service, outbox, sentTexts } = started()
+    outbox.restore([saved({ clientId: 'c1', text: 'hello' })])
+    service.failNext('latestMessages', 'NETWORK')
+
+    outbox.resume()
+    await settled()
+    expect(outbox.pendingIn(GROUP)).toMatchObject([{ state: 'failed', error: 'Not sent: the service is out of reach. It will be sent when it is back.' }])
+    expect(service.callsOf('sendMessage')).toEqual([])
+
+    outbox.resume()
+    await settled()
+    expect(service.callsOf('latestMessages')).toHaveLength(2)
+    expect(sentTexts(GROUP)).toEqual(['hello'])
+  })
+
   it('saves what is still waiting after every change', async () => {
     const { service, outbox, lastSaved } = started()
     service.failNext('sendMessage', 'VALIDATION')
@@ -462,6 +540,7 @@ describe('Outbox', () => {
     await settled()
     expect(sentTexts(GROUP)).toEqual(['hello'])
   })
+
   it('does not set the timed retry again when an attempt under way at the stop fails after it', async () => {
     const { service, outbox, sentTexts } = started()
     const release = service.holdNext('sendMessage')

@@ -1,18 +1,24 @@
 // Messages the user has written that the service has not accepted yet. Nothing typed is lost: a
 // message stays here, visible, until the service takes it or the user discards it. Each keeps its
 // client id as `source_guid` on every attempt, so the service refuses a second copy (409) when an
-// earlier attempt did arrive but its answer was lost.
+// earlier attempt did arrive but its answer was lost. The service does so for 60 s only, though
+// (§18 #24), and an app stopped or cut off for longer would post the message twice: so before it
+// sends again a message whose earlier attempt may have arrived, the outbox looks for it in the
+// conversation's history.
 import type { ConversationId, Message, PendingMessage, SendableAttachment } from '../../shared/domain'
 import { conversationKind } from '../../shared/conversation-id'
 import { MAX_ATTACHMENTS } from '../../shared/limits'
 import { errorCodeOf, toIpcError } from './failures'
 import { AppError } from './app-error'
+import type { TimelineService } from './ports'
 
 export interface OutboxDependencies {
   /** Posts the message to the service and returns it as stored. */
   deliver(pending: PendingMessage): Promise<Message>
   /** The service had already stored this message: find it, so it shows up once. */
   recoverDelivered(pending: PendingMessage): Promise<void>
+  /** Where a message whose answer was lost is looked for before it is sent again. */
+  history: Pick<TimelineService, 'latestMessages' | 'messagesBefore'>
   delivered(message: Message, pending: PendingMessage): void
   changed(conversationId: ConversationId, pending: PendingMessage[]): void
   /** Keeps the outbox across restarts. */
@@ -31,6 +37,16 @@ export interface OutboxDependencies {
 const FIRST_RETRY_MS = 2_000
 const LONGEST_RETRY_MS = 60_000
 
+/**
+ * How far back the history is read for a message that may have arrived: to a little before it was
+ * written, as far as the service's clock can be behind ours, in pages of the largest size MS1
+ * serves, and never more than so many pages (past them it is sent again, and only the 60 s of
+ * refusal guard it).
+ */
+const CLOCK_SLACK_MS = 15 * 60_000
+const HISTORY_PAGE = 100
+const HISTORY_PAGES = 10
+
 interface Entry {
   message: PendingMessage
   /**
@@ -38,6 +54,11 @@ interface Entry {
    * by itself when the service is back or the user has signed in again.
    */
   waitingForService: boolean
+  /**
+   * An attempt may have reached the service without its answer reaching us (lost on the way, or
+   * the app stopped first): the message is looked for on the service before it goes again.
+   */
+  mayHaveArrived: boolean
 }
 
 export class Outbox {
@@ -62,9 +83,11 @@ export class Outbox {
   /** Brings back what was still unsent when the app last stopped; it goes out when the service answers. */
   restore(saved: PendingMessage[]): void {
     for (const message of saved) {
+      // It was being sent, or had failed, when the app stopped: whether it got there is not known.
       this.#entries.set(message.clientId, {
         message: { ...message, state: 'failed', error: 'Not sent yet. It will be sent when the service is reachable.' },
-        waitingForService: true
+        waitingForService: true,
+        mayHaveArrived: true
       })
     }
     for (const conversationId of new Set(saved.map((message) => message.conversationId))) this.#announce(conversationId)
@@ -94,7 +117,7 @@ export class Outbox {
       state: 'sending',
       error: null
     }
-    this.#entries.set(clientId, { message, waitingForService: false })
+    this.#entries.set(clientId, { message, waitingForService: false, mayHaveArrived: false })
     this.#stopped = false
     this.#announce(conversationId)
     this.#attempt(clientId)
@@ -179,7 +202,8 @@ export class Outbox {
       return
     }
     try {
-      const message = await this.#deps.deliver(pending)
+      const arrived = entry.mayHaveArrived ? await this.#storedCopyOf(pending) : undefined
+      const message = arrived ?? (await this.#deps.deliver(pending))
       this.#retryDelayMs = FIRST_RETRY_MS
       // The sent message shows before its pending copy goes, so it never blinks out of view.
       this.#deps.delivered(message, pending)
@@ -193,11 +217,36 @@ export class Outbox {
         return
       }
       if (!this.#entries.has(clientId)) return
+      if (code === 'NETWORK') entry.mayHaveArrived = true
       this.#update(entry, { state: 'failed', error: this.#failureText(error, pending.conversationId) }, code === 'NETWORK' || code === 'UNAUTHENTICATED')
       if (code === 'NETWORK') this.#scheduleRetry()
       if (code === 'FORBIDDEN' && conversationKind(pending.conversationId) === 'group') {
         await this.#deps.groupRefused?.(pending.conversationId).catch(() => undefined)
       }
+    }
+  }
+
+  /**
+   * The message as the service stored it, when an earlier attempt got there unseen; undefined when
+   * it is not in the history. Only a failure to reach the service (or a refused session) counts as
+   * the attempt failing: any other refusal of the history is left for the send to meet and word.
+   */
+  async #storedCopyOf(pending: PendingMessage): Promise<Message | undefined> {
+    const { history } = this.#deps
+    const writtenAt = (pending.queuedAt - CLOCK_SLACK_MS) / 1000
+    try {
+      let page = await history.latestMessages(pending.conversationId, HISTORY_PAGE)
+      for (let read = 1; ; read += 1) {
+        const found = page.find((message) => message.sourceGuid === pending.clientId)
+        if (found !== undefined) return found
+        const oldest = page[0]
+        if (oldest === undefined || page.length < HISTORY_PAGE || oldest.createdAt < writtenAt || read === HISTORY_PAGES) return undefined
+        page = await history.messagesBefore(pending.conversationId, oldest.id, HISTORY_PAGE)
+      }
+    } catch (error) {
+      const code = errorCodeOf(error)
+      if (code === 'NETWORK' || code === 'UNAUTHENTICATED') throw error
+      return undefined
     }
   }
 

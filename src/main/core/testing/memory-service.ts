@@ -32,6 +32,9 @@ interface StoredConversation {
   messages: Message[]
 }
 
+/** How long the service refuses a repeated source_guid, from the message that used it. */
+const SOURCE_GUID_WINDOW_S = 60
+
 export interface Writing {
   senderId: string
   text?: string
@@ -163,8 +166,9 @@ export class MemoryService implements MessageService {
 
   sendMessage(conversationId: ConversationId, text: string, sourceGuid: string): Promise<Message> {
     return this.#answer('sendMessage', [conversationId, text, sourceGuid], () => {
-      // The service refuses a second message with the same source_guid (409), so a retry never posts twice.
-      if (this.#conversation(conversationId).messages.some((message) => message.sourceGuid === sourceGuid)) throw failure('CONFLICT')
+      // The service refuses a second message with the same source_guid (409), for 60 s from the first (§18 #24).
+      const within = (message: Message): boolean => message.sourceGuid === sourceGuid && this.now - message.createdAt < SOURCE_GUID_WINDOW_S
+      if (this.#conversation(conversationId).messages.some(within)) throw failure('CONFLICT')
       return this.write(conversationId, { senderId: this.#me.id, text, sourceGuid })
     })
   }
