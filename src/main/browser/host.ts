@@ -53,7 +53,8 @@ export interface BrowserHost {
 }
 
 /**
- * `{event, payload}` of every event frame once it is sent to the page, on a
+ * `{event, payload}` of every event frame as it is sent to the page (just before: a process
+ * descheduled right after a send would otherwise date the send late), on a
  * `node:diagnostics_channel` of this name: `npm run bench` times each hop of a push with it.
  * Nothing is published without a subscriber.
  */
@@ -148,8 +149,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     send(socket, { type: 'result', id: frame.id, result })
     if (frame.channel === 'app:ready' && result.ok && socket === current) {
       events.attach((event, payload) => {
-        send(socket, { type: 'event', event, payload })
         if (eventsSent.hasSubscribers) eventsSent.publish({ event, payload })
+        send(socket, { type: 'event', event, payload })
       })
     }
   }
