@@ -28,6 +28,7 @@ interface Stored {
   source_guid: string
   user_id: string
   id: string
+  attachments: unknown[]
 }
 
 /**
@@ -164,6 +165,26 @@ describe('the outbox across app restarts', () => {
     await expectShownOnce(second, world.group, groupTexts)
     await expectShownOnce(second, world.chat, chatTexts)
     expect(outboxOnDisk(world)).toEqual([])
+  })
+
+  it('sends a picture written offline with its picture after the restart', async () => {
+    const world = await rig()
+    const first = await firstRun(world)
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array<number>(56).fill(7)])
+    const { url } = await first.call('uploads:start', { uploadId: randomUUID(), contentType: 'image/png', bytes })
+    world.proxy.cut()
+    const attachments = [{ type: 'image' as const, url }]
+    const clientId = randomUUID()
+    await first.call('messages:send', { conversationId: world.group, text: '', clientId, attachments })
+    await expect.poll(() => pendingShown(first, world.group)?.[0]?.state).toBe('failed')
+    await first.core.stop()
+
+    world.proxy.restore()
+    const second = await nextRun(world)
+    expect(pendingShown(second, world.group)?.map((pending) => pending.attachments)).toEqual([attachments])
+    await untilOutboxEmpty(second, world.group)
+    const stored = await storedByAda(world, world.group)
+    expect(stored.map((message) => [message.source_guid, message.attachments])).toEqual([[clientId, attachments]])
   })
 
   for (const [kind, requestLine] of [

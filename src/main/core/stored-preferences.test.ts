@@ -43,6 +43,26 @@ describe('StoredPreferences', () => {
     expect(log.warn).toHaveBeenCalledWith('ignored a malformed saved preference "outbox"', expect.anything())
   })
 
+  it('keeps what an unsent message carries across restarts', () => {
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+    const store = memoryStore()
+    const pending = {
+      clientId: 'client-1',
+      conversationId: '42',
+      text: '',
+      attachments: [
+        { type: 'image' as const, url: 'http://127.0.0.1:8080/image/i/0123456789abcdef' },
+        { type: 'location' as const, lat: '51.5', lng: '-0.12', name: 'Crag' },
+        { type: 'emoji' as const, placeholder: '?', charmap: [[1, 2]] as [number, number][] }
+      ],
+      queuedAt: 1,
+      state: 'sending' as const,
+      error: null
+    }
+    new StoredPreferences(store, log).set('outbox', [pending])
+    expect(new StoredPreferences(store, log).get('outbox')).toEqual([pending])
+  })
+
   it('keeps the desktop state across restarts: status, the global mute, settings, and the mutes of chats and the ends of group mutes', () => {
     const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
     const store = memoryStore()

@@ -12,6 +12,13 @@ export interface KeyValueStore {
 
 const muteSchema = z.object({ until: z.number().nullable() })
 
+/** What an unsent message carries (shared/domain.ts's SendableAttachment): pictures already uploaded, places, emoji. */
+const sendableAttachmentSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('image'), url: z.string() }),
+  z.object({ type: z.literal('location'), lat: z.string(), lng: z.string(), name: z.string() }),
+  z.object({ type: z.literal('emoji'), placeholder: z.string(), charmap: z.array(z.tuple([z.number(), z.number()])) })
+])
+
 /** How each saved value is checked on the way back in: a preference without one is a compile error. */
 const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceValues[K]> } = {
   deviceId: z.string().min(1).max(200),
@@ -22,6 +29,8 @@ const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceVa
       clientId: z.string().min(1),
       conversationId: z.string().min(1),
       text: z.string(),
+      // Left out, a picture written offline would come back from a restart without its picture.
+      attachments: z.array(sendableAttachmentSchema).exactOptional(),
       queuedAt: z.number(),
       state: z.enum(['sending', 'failed']),
       error: z.string().nullable()
