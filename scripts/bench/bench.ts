@@ -1,0 +1,107 @@
+/**
+ * `npm run bench`: the performance suite, in one run on this machine. It measures and prints; it
+ * asserts nothing (see scripts/bench/README.md for what each figure is and how it is measured).
+ *
+ * The service runs in its own process, each user's browser-mode app core in its own process, the
+ * pages in Debian's Chromium (a browser context per user), and this driver in its own. Every Node
+ * process stamps times on one clock (Unix epoch at high resolution); each page's clock is set
+ * against the driver's. Prints a table of the figures beside their targets and floors, and writes
+ * them to bench-results.json at the repository root.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from './figures'
+import { measureLatency } from './latency'
+import { ROOT, startServiceProcess } from './processes'
+import { ServiceClient } from './service-client'
+import type { Run } from './session'
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic'
+]
+
+const ALL_PARTS = ['latency'] as const
+type Part = (typeof ALL_PARTS)[number]
+
+function numberFrom(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback)
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number, not "${process.env[name]}"`)
+  return value
+}
+
+const settings = {
+  parts: (process.env['BENCH_PARTS']?.split(',').map((part) => part.trim()) ?? [...ALL_PARTS]) as Part[],
+  pushes: numberFrom('BENCH_PUSH_N', 500),
+  sends: numberFrom('BENCH_SEND_N', 200),
+  warmUp: numberFrom('BENCH_WARM_UP', 50),
+  gapMs: numberFrom('BENCH_GAP_MS', 25),
+  skipBuild: process.env['BENCH_SKIP_BUILD'] === '1'
+}
+
+const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ')
+
+function printTable(figures: Figures, baselines: Partial<Record<FigureKey, string>>): void {
+  console.log()
+  console.log(['figure'.padEnd(26), 'measured'.padStart(10), '  unit  ', 'target'.padEnd(10), 'floor / baseline'].join(' '))
+  for (const [key, { target, unit }] of Object.entries(FIGURES) as [FigureKey, (typeof FIGURES)[FigureKey]][]) {
+    const value = figures[key]
+    if (value === undefined) continue
+    console.log([key.padEnd(26), String(rounded(value)).padStart(10), ` ${unit.padEnd(6)} `, (target || '—').padEnd(10), baselines[key] ?? ''].join(' '))
+  }
+}
+
+async function main(): Promise<void> {
+  for (const part of settings.parts) if (!ALL_PARTS.includes(part)) throw new Error(`BENCH_PARTS: no part "${part}" (${ALL_PARTS.join(', ')})`)
+  if (!settings.skipBuild) {
+    console.log('building the app (electron-vite build)…')
+    const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' })
+    if (build.status !== 0) throw new Error('electron-vite build failed')
+  }
+  const loadBefore = load()
+  const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
+  const service = await startServiceProcess(join(dataRoot, 'service.db'))
+  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, pageErrors: [] }
+  const cpu = cpus()
+  console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; Node ${process.version}; Chromium ${browser.version()}`)
+  console.log(`load average before: ${loadBefore}`)
+  console.log(`parts: ${settings.parts.join(', ')}`)
+  console.log()
+
+  const figures: Figures = {}
+  const baselines: Partial<Record<FigureKey, string>> = {}
+  const add = (result: PartResult): void => {
+    Object.assign(figures, result.figures)
+    Object.assign(baselines, result.baselines)
+  }
+  try {
+    if (settings.parts.includes('latency')) add(await measureLatency(run, settings))
+  } finally {
+    await browser.close()
+    await service.stop()
+    rmSync(dataRoot, { recursive: true, force: true })
+  }
+
+  const loadAfter = load()
+  printTable(figures, baselines)
+  console.log()
+  console.log(`load average before: ${loadBefore}, after: ${loadAfter} (${cpu.length} cores)`)
+  if (run.pageErrors.length > 0) console.log(`page errors: ${run.pageErrors.map((error) => error.message).join('; ')}`)
+  const file = Object.fromEntries(Object.keys(FIGURES).flatMap((key) => (figures[key as FigureKey] === undefined ? [] : [[key, rounded(figures[key as FigureKey] as number)]])))
+  writeFileSync(join(ROOT, 'bench-results.json'), `${JSON.stringify(file, null, 2)}\n`)
+  console.log(`wrote bench-results.json (${Object.keys(file).length} figures)`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

@@ -1,0 +1,24 @@
+// Loaded into a browser-mode app's process by `npm run bench` (`node --import tsx --import <this>`):
+// timestamps a bench message where the push connection receives it and where the host sends it
+// to the page as a `messages:received` event frame.
+import { subscribe } from 'node:diagnostics_channel'
+import { BRIDGE_EVENT_SENT_CHANNEL } from '../../../src/main/browser/host'
+import { PUSH_DELIVERY_CHANNEL } from '../../../src/main/push/push-connection'
+import { benchTextOfPush, startRecorder } from './recorder'
+import { BENCH_TEXT_PREFIX, epochNow } from './records'
+
+const records = startRecorder()
+
+subscribe(PUSH_DELIVERY_CHANNEL, (message) => {
+  const at = epochNow()
+  const { channel, data } = message as { channel: string; data: unknown }
+  const text = benchTextOfPush(data, BENCH_TEXT_PREFIX)
+  if (text !== null) records.push([at, 'delivered', text, channel])
+})
+
+subscribe(BRIDGE_EVENT_SENT_CHANNEL, (message) => {
+  const at = epochNow()
+  const { event, payload } = message as { event: string; payload: { text?: unknown } }
+  if (event !== 'messages:received' || typeof payload.text !== 'string' || !payload.text.startsWith(BENCH_TEXT_PREFIX)) return
+  records.push([at, 'bridged', payload.text, event])
+})
