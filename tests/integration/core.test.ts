@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TestService } from '../../server/test/support'
-import type { SessionState } from '../../src/shared/domain'
+import type { Conversation, Message, SessionState } from '../../src/shared/domain'
 import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const { cleanups, service: serviceFor } = testScope()
@@ -113,6 +113,34 @@ describe('live messages', () => {
     const opened = await app.call('conversations:open', { conversationId: chatId })
     expect(opened.messages.map((message) => message.text)).toEqual(['first, to start the chat', 'are you there?'])
     expect(opened.conversation.unreadCount).toBe(0)
+  })
+
+  it('hands a pushed message to the renderer before the list and the badge it changes', async () => {
+    const service = await serviceFor()
+    const ada = await service.createUser({ name: 'Ada' })
+    const bea = await service.signUp({ name: 'Bea' })
+    const group = await service.createGroup(bea, { name: 'Climbing' })
+    await service.call('POST', `/v3/groups/${group.id}/members/add`, {
+      token: bea.token,
+      attest: true,
+      body: { members: [{ user_id: ada.id, nickname: 'Ada' }] }
+    })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === group.id))
+    await app.call('conversations:open', { conversationId: group.id })
+
+    await service.sendGroupMessage(bea, group.id, 'first in line')
+
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.preview?.text === 'first in line'))
+    const order = app.events.log
+      .filter(({ event, payload }) =>
+        event === 'messages:received'
+          ? (payload as Message).text === 'first in line'
+          : event === 'conversations:changed' && (payload as Conversation[]).some((conversation) => conversation.preview?.text === 'first in line')
+      )
+      .map(({ event }) => event)
+    expect(order[0]).toBe('messages:received')
   })
 
   it('sends a group message once and shows it once, though push echoes it back', async () => {

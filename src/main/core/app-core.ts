@@ -213,24 +213,31 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // A first message in a new chat, or in a group we were just added to: the list must learn
       // of the conversation itself, and counts its unread messages as it does.
       refreshConversations().then(
-        () => announce(message, true),
+        () => announce(message),
         () => undefined
       )
       return
     }
     const inTimeline = timelines.isLoaded(message.conversationId)
     if (inTimeline && !timelines.accept(message)) return
+    const isNew = conversations.isNewest(message)
+    if (!inTimeline && !isNew) return
+    // The message goes to the renderer before the list, the badge and the read state are brought
+    // up to date (the list goes whole, and the read state to disk): an open conversation shows
+    // it without waiting for them.
+    events.emit('messages:received', message)
+    if (!isNew) return
     const me = session.me
     const isOpen = message.conversationId === openConversationId
     const fromMe = me !== null && message.senderId === me.id
-    const isNew = conversations.record(message, { read: isOpen || fromMe })
-    if (!inTimeline && !isNew) return
-    announce(message, isNew)
+    conversations.record(message, { read: isOpen || fromMe })
+    notifications.consider({ kind: 'message', message })
   }
 
-  function announce(message: Message, isNew: boolean): void {
+  /** A message the list already counts (it was fetched for it): the renderer and the notifier still need it. */
+  function announce(message: Message): void {
     events.emit('messages:received', message)
-    if (isNew) notifications.consider({ kind: 'message', message })
+    notifications.consider({ kind: 'message', message })
   }
 
   async function refreshConversations(): Promise<Conversation[]> {

@@ -212,6 +212,12 @@ export class Conversations {
    * A message arrived (pushed, caught up, or our own accepted). Returns false when the list
    * already knew it, so a message seen twice is never counted twice.
    */
+  /** Whether `record` would take this message as the conversation's newest. */
+  isNewest(message: Message): boolean {
+    const conversation = this.get(message.conversationId)
+    return conversation !== undefined && (conversation.lastMessageId === null || compareIds(message.id, conversation.lastMessageId) > 0)
+  }
+
   record(message: Message, options: { read: boolean }): boolean {
     this.#listDraft(message.conversationId)
     const conversation = this.#byId.get(message.conversationId)
