@@ -11,5 +11,19 @@ export function mergeMessages(older: Message[], newer: Message[]): Message[] {
   for (const message of newer) byId.set(message.id, message)
   // Timestamps are whole seconds, so many messages share one: the service's ids grow with time and
   // settle the order within a second, whichever run each message came in.
-  return [...byId.values()].toSorted((a, b) => a.createdAt - b.createdAt || compareIds(a.id, b.id))
+  return [...byId.values()].toSorted(inHistoryOrder)
+}
+
+/**
+ * One message arriving live: `mergeMessages(shown, [message])`, without sorting the whole history
+ * again for the usual case of a message newer than every one shown, which simply goes last.
+ */
+export function withArrival(shown: Message[], message: Message): Message[] {
+  const last = shown.at(-1)
+  if (last === undefined || inHistoryOrder(last, message) < 0) return [...shown, message]
+  return mergeMessages(shown, [message])
+}
+
+function inHistoryOrder(a: Message, b: Message): number {
+  return a.createdAt - b.createdAt || compareIds(a.id, b.id)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { message } from '../testing/fake-api'
-import { layoutHistory } from './message-groups'
+import { layoutHistory, StableHistoryLayout } from './message-groups'
 
 const noon = new Date(2026, 2, 3, 12, 0).getTime() / 1000
 
@@ -24,5 +24,29 @@ describe('layoutHistory', () => {
       message({ conversationId: 'g', text: 'b', createdAt: noon + 10, senderId: 'u9' })
     ])
     expect(rows.map((r) => r.continues)).toEqual([false, false])
+  })
+})
+
+describe('StableHistoryLayout', () => {
+  const a = message({ conversationId: 'g', text: 'a', createdAt: noon })
+  const b = message({ conversationId: 'g', text: 'b', createdAt: noon + 60 })
+
+  it('hands back the same row objects while their messages keep their place', () => {
+    const layout = new StableHistoryLayout()
+    const [rowA, rowB] = layout.layout([a, b])
+    const again = layout.layout([a, b, message({ conversationId: 'g', text: 'c', createdAt: noon + 120 })])
+    expect(again[0]).toBe(rowA)
+    expect(again[1]).toBe(rowB)
+    expect(again[2]?.message.text).toBe('c')
+  })
+
+  it('makes a new row when a message changes or its place in a block does', () => {
+    const layout = new StableHistoryLayout()
+    const [, rowB] = layout.layout([a, b])
+    const [movedB] = layout.layout([b])
+    expect(movedB).not.toBe(rowB)
+    expect(movedB?.continues).toBe(false)
+    const editedB = { ...b, text: 'b, edited' }
+    expect(layout.layout([a, editedB])[1]).toEqual({ message: editedB, startsDay: false, continues: true })
   })
 })

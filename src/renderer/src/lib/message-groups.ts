@@ -28,3 +28,22 @@ export function layoutHistory(messages: Message[]): HistoryRow[] {
     return { message, startsDay, continues }
   })
 }
+
+/**
+ * `layoutHistory` that hands back the very row object of the last layout while a message keeps
+ * its place (the same message object, starting a day or continuing a block as before). The history
+ * draws rows keyed by id, and an unchanged object is skipped: a message arriving redraws its own
+ * row, not the two hundred drawn above it.
+ */
+export class StableHistoryLayout {
+  #rows = new WeakMap<Message, HistoryRow>()
+
+  layout(messages: Message[]): HistoryRow[] {
+    return layoutHistory(messages).map((row) => {
+      const before = this.#rows.get(row.message)
+      if (before !== undefined && before.startsDay === row.startsDay && before.continues === row.continues) return before
+      this.#rows.set(row.message, row)
+      return row
+    })
+  }
+}

@@ -4,7 +4,7 @@ import type { Conversation, ConversationId, ImageAttachment, Message, MuteDurati
 import { compareIds } from '../../../../shared/conversation-id'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
-import { mergeMessages } from '../merge-messages'
+import { mergeMessages, withArrival } from '../merge-messages'
 import { AttachmentDraftsByConversation, type AttachmentDrafts } from './attachment-drafts.svelte'
 
 /**
@@ -266,7 +266,7 @@ export class ConversationViewModel {
       return
     }
     if (this.status !== 'ready') return
-    this.messages = mergeMessages(this.messages, [message])
+    this.messages = withArrival(this.messages, message)
     this.#pending = this.#pending.filter((p) => p.clientId !== message.sourceGuid)
   }
 

@@ -1,9 +1,11 @@
 // The sidebar's list: every conversation, groups and direct messages together, newest activity first.
 import type { Conversation, ConversationId } from '../../../../shared/domain'
 import { call, messageOf } from '../ipc'
+import { keepUnchanged } from '../keep-unchanged'
 
 export class ConversationsModel {
-  #all = $state<Conversation[]>([])
+  /** Replaced, never changed in place: raw, so a new list costs no proxies. */
+  #all = $state.raw<Conversation[]>([])
   status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
   error = $state<string | null>(null)
   selectedId = $state<ConversationId | null>(null)
@@ -34,7 +36,7 @@ export class ConversationsModel {
   /** Main sends the whole list whenever anything in it changes. */
   replace(list: Conversation[]): void {
     this.#version++
-    this.#all = list
+    this.#all = keepUnchanged(this.#all, list, (conversation) => conversation.id)
     this.status = 'ready'
     this.error = null
   }
