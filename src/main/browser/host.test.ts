@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws'
 import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '../../shared/ipc'
 import { EventQueue } from '../ipc/event-queue'
-import { encodeBinaryInvoke, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
+import { encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
 import { startBrowserHost, type BrowserHost } from './host'
 
 let workDir: string
@@ -295,6 +295,19 @@ describe('bridge socket', () => {
     const client = await connect(host)
     client.socket.send('{"type":"invoke","id":"x"}')
     expect((await closed(client.socket)).code).toBe(1008)
+  })
+
+  it('survives a message the WebSocket itself refuses, dropping the page with the socket’s own code', async () => {
+    const host = await start()
+    const notUtf8 = await connect(host)
+    notUtf8.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false })
+    expect((await closed(notUtf8.socket)).code).toBe(1007)
+    const tooLarge = await connect(host)
+    tooLarge.socket.send(new Uint8Array(MAX_BINARY_FRAME_BYTES + 1))
+    expect((await closed(tooLarge.socket)).code).toBe(1009)
+
+    const client = await connect(host)
+    await expect(client.invoke('session:get', {})).resolves.toEqual({ ok: true, value: null })
   })
 
   it('runs two hosts side by side, each accepting only its own secret', async () => {

@@ -125,6 +125,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     current = socket
     window.setFocused(false)
     socket.on('message', (data, isBinary) => void receive(socket, data, isBinary))
+    // A message the socket itself cannot take (text that is not UTF-8, more than the size limit, a
+    // broken frame) closes it with the matching code (1007, 1009, 1002) and is reported here;
+    // without a listener, that report would be thrown and end the whole app.
+    socket.on('error', (error) => log.warn('closed a bridge connection that broke the WebSocket protocol', error))
     socket.on('close', () => {
       if (current !== socket) return
       current = null
