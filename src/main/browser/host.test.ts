@@ -290,11 +290,31 @@ describe('bridge socket', () => {
     expect((await closed(client.socket)).code).toBe(1008)
   })
 
-  it('drops a page that sends a malformed frame', async () => {
-    const host = await start()
+  it('drops a page that sends a frame it cannot read, or an invoke without an id to answer', async () => {
+    for (const frame of ['{"type":"invoke","id":"x"}', '{"type":"invoke"', '[1]', '{"type":"focus","focused":"yes"}', '{"type":"invoke","id":-1,"channel":"session:get"}']) {
+      const host = await start()
+      const client = await connect(host)
+      client.socket.send(frame)
+      expect(await closed(client.socket), frame).toEqual({ code: 1008, reason: 'Malformed frame' })
+    }
+  })
+
+  it('refuses a malformed invoke that carries its id, and the page goes on', async () => {
+    const signedIn = { status: 'signedIn' } as unknown as InvokeResponse<'session:signIn'>
+    const signIn = vi.fn(async () => signedIn)
+    const host = await start({ handlers: handlers({ 'session:signIn': signIn }) })
     const client = await connect(host)
-    client.socket.send('{"type":"invoke","id":"x"}')
-    expect((await closed(client.socket)).code).toBe(1008)
+    const refused = { ok: false, error: { code: 'VALIDATION', message: 'That request was not understood.' } }
+    for (const [id, frame] of [
+      [11, { type: 'invoke', id: 11, channel: 7, payload: {} }],
+      [12, { type: 'invoke', id: 12, channel: 'x'.repeat(101), payload: {} }],
+      [13, { type: 'invoke', id: 13, channel: 'session:signIn', payload: { username: 'ada', password: 'pw' }, extra: true }]
+    ] as const) {
+      client.socket.send(JSON.stringify(frame))
+      expect((await client.next((answer) => answer.id === id)).result).toEqual(refused)
+    }
+    expect(signIn).not.toHaveBeenCalled()
+    await expect(client.invoke('session:signIn', { username: 'ada', password: 'pw' })).resolves.toEqual({ ok: true, value: signedIn })
   })
 
   it('survives a message the WebSocket itself refuses, dropping the page with the socket’s own code', async () => {

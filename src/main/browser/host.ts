@@ -23,7 +23,7 @@ import {
   type PageFrame
 } from '../../shared/bridge-protocol'
 import type { InvokeHandlers } from '../../shared/ipc'
-import { pageFrameSchema } from './bridge-protocol'
+import { answerableInvokeSchema, pageFrameSchema } from './bridge-protocol'
 import { PageWindow } from './page-window'
 import { staticFiles } from './static-files'
 
@@ -139,12 +139,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   async function receive(socket: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
     if (socket !== current) return
-    const frame = parseFrame(bytesOf(data), isBinary)
-    if (frame === undefined) {
+    const reading = readFrame(bytesOf(data), isBinary)
+    if (reading.kind === 'unreadable') {
       log.warn('closed a bridge connection that sent a malformed frame')
       socket.close(1008, 'Malformed frame')
       return
     }
+    if (reading.kind === 'refused') {
+      log.warn('refused a malformed bridge call', { id: reading.id })
+      send(socket, { type: 'result', id: reading.id, result: MALFORMED_CALL })
+      return
+    }
+    const { frame } = reading
     if (frame.type === 'focus') {
       window.setFocused(frame.focused)
       return
@@ -181,16 +187,30 @@ function bytesOf(data: RawData): Buffer {
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
 }
 
+/**
+ * What a page's message amounts to: a frame; an invoke that is not a valid frame (a wrong channel,
+ * an extra key) but says which call it is, so the page's call is answered with a refusal and the
+ * page goes on; or nothing readable (not JSON, over the limit, a binary message that does not
+ * decode, no usable id), for which the page is dropped: no call of it can be answered.
+ */
+type Reading = { kind: 'frame'; frame: PageFrame } | { kind: 'refused'; id: number } | { kind: 'unreadable' }
+
+/** The answer to an invoke that is not a valid frame; the same words as a payload the dispatch refuses. */
+const MALFORMED_CALL = { ok: false, error: { code: 'VALIDATION', message: 'That request was not understood.' } } as const
+
 /** A text frame is JSON; a binary one is an invoke carrying bytes (shared/bridge-protocol.ts). */
-function parseFrame(data: Buffer, isBinary: boolean): PageFrame | undefined {
+function readFrame(data: Buffer, isBinary: boolean): Reading {
+  let frame: unknown
   try {
-    if (!isBinary && data.length > MAX_TEXT_FRAME_BYTES) return undefined
-    const frame = isBinary ? decodeBinaryInvoke(data) : (JSON.parse(data.toString('utf8')) as unknown)
-    const parsed = pageFrameSchema.safeParse(frame)
-    return parsed.success ? parsed.data : undefined
+    if (!isBinary && data.length > MAX_TEXT_FRAME_BYTES) return { kind: 'unreadable' }
+    frame = isBinary ? decodeBinaryInvoke(data) : (JSON.parse(data.toString('utf8')) as unknown)
   } catch {
-    return undefined
+    return { kind: 'unreadable' }
   }
+  const parsed = pageFrameSchema.safeParse(frame)
+  if (parsed.success) return { kind: 'frame', frame: parsed.data }
+  const invoke = answerableInvokeSchema.safeParse(frame)
+  return invoke.success ? { kind: 'refused', id: invoke.data.id } : { kind: 'unreadable' }
 }
 
 function send(socket: WebSocket, frame: HostFrame): void {
