@@ -14,8 +14,10 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from './figures'
+import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLatency } from './latency'
 import { ROOT, startServiceProcess } from './processes'
+import { seed } from './seed'
 import { ServiceClient } from './service-client'
 import type { Run } from './session'
 
@@ -29,7 +31,7 @@ const CHROMIUM_ARGS = [
   '--disable-quic'
 ]
 
-const ALL_PARTS = ['latency'] as const
+const ALL_PARTS = ['latency', 'cold-start'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -44,6 +46,10 @@ const settings = {
   sends: numberFrom('BENCH_SEND_N', 200),
   warmUp: numberFrom('BENCH_WARM_UP', 50),
   gapMs: numberFrom('BENCH_GAP_MS', 25),
+  conversations: numberFrom('BENCH_CONVERSATIONS', 100),
+  messagesPerConversation: numberFrom('BENCH_MESSAGES_PER_CONVERSATION', 1000),
+  seedConcurrency: numberFrom('BENCH_SEED_CONCURRENCY', 16),
+  coldStarts: numberFrom('BENCH_COLD_STARTS', 5),
   skipBuild: process.env['BENCH_SKIP_BUILD'] === '1'
 }
 
@@ -70,7 +76,7 @@ async function main(): Promise<void> {
   const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   const service = await startServiceProcess(join(dataRoot, 'service.db'))
   const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, pageErrors: [] }
+  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, pageErrors: [], adaSignedIn: false }
   const cpu = cpus()
   console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; Node ${process.version}; Chromium ${browser.version()}`)
   console.log(`load average before: ${loadBefore}`)
@@ -84,7 +90,23 @@ async function main(): Promise<void> {
     Object.assign(baselines, result.baselines)
   }
   try {
-    if (settings.parts.includes('latency')) add(await measureLatency(run, settings))
+    const has = (part: Part): boolean => settings.parts.includes(part)
+    if (has('latency')) add(await measureLatency(run, settings))
+    if (has('cold-start')) {
+      console.log()
+      // After the latency part, whose apps are stopped: a running app would receive every seeded message.
+      await seed(run.client, {
+        longMessages: 0,
+        conversations: settings.conversations,
+        messagesPerConversation: settings.messagesPerConversation,
+        concurrency: settings.seedConcurrency
+      })
+      await signInAdaOnce(run)
+    }
+    if (has('cold-start')) {
+      console.log()
+      add(await measureColdStart(run, { conversations: settings.conversations, starts: settings.coldStarts }))
+    }
   } finally {
     await browser.close()
     await service.stop()

@@ -17,6 +17,8 @@ export interface Run {
   dataRoot: string
   /** Uncaught errors in any page. */
   pageErrors: Error[]
+  /** Ada's app has signed in on her data directory (`cold-start.ts`), after the seeding. */
+  adaSignedIn: boolean
 }
 
 export interface OpenedApp {

@@ -14,11 +14,14 @@ export function seededText(index: number): string {
   return index % 7 === 3 ? `${text}: ${'a longer message that wraps onto further lines, '.repeat(6).trim()}` : text
 }
 
+/** What seeding needs of the service: the end-to-end world, or the benchmark's own client. */
+export type SeedingService = Pick<EndToEnd, 'account' | 'restToken' | 'get' | 'origin'>
+
 /**
  * Writes `Message <from>` … `Message <from + count - 1>` into the group, in that order of ids, as
  * `senderFirstName`.
  */
-export async function seedHistory(world: EndToEnd, groupName: string, count: number, senderFirstName: string, from = 0): Promise<void> {
+export async function seedHistory(world: SeedingService, groupName: string, count: number, senderFirstName: string, from = 0): Promise<void> {
   const token = await world.restToken(world.account(senderFirstName), `seed-${senderFirstName}`)
   const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
   const group = groups.response.find((candidate) => candidate.name === groupName)

@@ -1,0 +1,104 @@
+// Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
+// from the spawn of its process to a usable list of every seeded conversation in the page.
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { median, type PartResult } from './figures'
+import { calibrate, toDriverTime } from './page-probe'
+import { startAppProcess } from './processes'
+import { seededGroupName } from './seed'
+import { openSignedIn, type Run } from './session'
+
+/** Ada's data directory for the parts that open the seeded conversations. */
+export const ADA_DATA_DIR = 'ada'
+
+/** Signs Ada's app in on its data directory through the screens, then stops it; once a run. */
+export async function signInAdaOnce(run: Run): Promise<void> {
+  if (run.adaSignedIn) return
+  const first = await openSignedIn(run, ADA_DATA_DIR, run.client.account('Ada'))
+  await first.close()
+  run.adaSignedIn = true
+}
+
+/**
+ * An init script: the page time at which the Conversations list first holds every name given,
+ * each an enabled button (a MutationObserver from the first script on, disconnected once seen).
+ */
+function listWatch(names: readonly string[]): string {
+  return `(() => {
+    const wanted = ${JSON.stringify(names)}
+    const ready = () => {
+      const list = document.querySelector('ul[aria-label="Conversations"]')
+      if (!list) return false
+      const shown = new Set()
+      for (const button of list.querySelectorAll('button:not([disabled])')) {
+        const name = /Bench \\d{3}/.exec(button.textContent)
+        if (name) shown.add(name[0])
+      }
+      return wanted.every((name) => shown.has(name))
+    }
+    let resolveReady
+    const whenReady = new Promise((resolve) => (resolveReady = resolve))
+    Object.defineProperty(window, '__listReady', { value: whenReady })
+    const observer = new MutationObserver(() => {
+      if (!ready()) return
+      observer.disconnect()
+      resolveReady(performance.timeOrigin + performance.now())
+    })
+    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true })
+  })()`
+}
+
+/** What is in a data directory, with sizes: what a start can read from disk. */
+function filesIn(directory: string, prefix = ''): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name)
+    const stats = statSync(path)
+    return stats.isDirectory() ? filesIn(path, `${prefix}${name}/`) : [`${prefix}${name} (${stats.size} bytes)`]
+  })
+}
+
+interface ColdStart {
+  totalMs: number
+  listeningMs: number
+}
+
+async function startOnce(run: Run, names: readonly string[]): Promise<ColdStart> {
+  const context = await run.browser.newContext()
+  await context.addInitScript({ content: listWatch(names) })
+  // The tab is open before the process starts, as a browser already running would be.
+  const page: Page = await context.newPage()
+  page.on('pageerror', (error) => run.pageErrors.push(error))
+  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin)
+  try {
+    await page.goto(app.url)
+    const readyAt = (await page.evaluate('window.__listReady')) as number
+    const clock = await calibrate(page, 50)
+    const ready = toDriverTime(clock, readyAt)
+    return { totalMs: ready - app.spawnedAt, listeningMs: app.listeningAt - app.spawnedAt }
+  } finally {
+    await context.close()
+    await app.stop()
+  }
+}
+
+export async function measureColdStart(run: Run, options: { conversations: number; starts: number }): Promise<PartResult> {
+  const names = Array.from({ length: options.conversations }, (_, index) => seededGroupName(index))
+  await signInAdaOnce(run)
+  const files = filesIn(join(run.dataRoot, ADA_DATA_DIR))
+  console.log(`cold start: Ada's app signed in once, then its process started ${options.starts} times on the same data directory`)
+  console.log(`  on disk at each start (nothing else is read): ${files.join(', ')}; the app keeps no conversations or history on disk, so each start fetches them`)
+  const starts: ColdStart[] = []
+  for (let attempt = 0; attempt < options.starts; attempt++) {
+    const start = await startOnce(run, names)
+    starts.push(start)
+    console.log(
+      `  start ${attempt + 1}: ${start.totalMs.toFixed(0)} ms to every one of the ${names.length} seeded conversations listed and enabled (process listening after ${start.listeningMs.toFixed(0)} ms)`
+    )
+  }
+  const total = median(starts.map((start) => start.totalMs))
+  return {
+    figures: { cold_start_100_ms: total },
+    baselines: { cold_start_100_ms: `process listening after ${median(starts.map((start) => start.listeningMs)).toFixed(0)} (median)` }
+  }
+}
