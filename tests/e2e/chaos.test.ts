@@ -271,6 +271,10 @@ describe(`chaos (seed ${SEED}): 1,000 messages while the service is killed ${KIL
     const stored = chaosMessages(await storedMessages(world.service.origin, groupId, readToken)).map((message) => message.text)
     expect(stored.filter((text, index) => stored.indexOf(text) !== index)).toEqual([])
     expect(stored.toSorted()).toEqual(texts.toSorted())
+    // Each sender's messages are stored in the order it wrote them: an app's outbox sends one after another.
+    for (const sender of Object.values(senders)) {
+      expect(stored.filter((text) => text.startsWith(`chaos ${sender.name} `)), `${sender.name} in the order written`).toEqual(sender.texts)
+    }
   }, 120_000)
 
   it('leaves nothing typed behind: no composer holds text, no message waits or failed in either app', async () => {
