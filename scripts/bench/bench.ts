@@ -12,9 +12,11 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
 import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from './figures'
 import { measureColdStart, signInAdaOnce } from './cold-start'
+import { measureLongHistory } from './history'
 import { measureLatency } from './latency'
 import { ROOT, startServiceProcess } from './processes'
 import { seed } from './seed'
@@ -31,7 +33,7 @@ const CHROMIUM_ARGS = [
   '--disable-quic'
 ]
 
-const ALL_PARTS = ['latency', 'cold-start'] as const
+const ALL_PARTS = ['latency', 'cold-start', 'long-history'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -41,15 +43,21 @@ function numberFrom(name: string, fallback: number): number {
 }
 
 const settings = {
-  parts: (process.env['BENCH_PARTS']?.split(',').map((part) => part.trim()) ?? [...ALL_PARTS]) as Part[],
+  // `--parts` for the npm scripts of one part (`bench:history`), BENCH_PARTS for anyone.
+  parts: ((parseArgs({ options: { parts: { type: 'string' } } }).values.parts ?? process.env['BENCH_PARTS'])?.split(',').map((part) => part.trim()) ?? [
+    ...ALL_PARTS
+  ]) as Part[],
   pushes: numberFrom('BENCH_PUSH_N', 500),
   sends: numberFrom('BENCH_SEND_N', 200),
   warmUp: numberFrom('BENCH_WARM_UP', 50),
   gapMs: numberFrom('BENCH_GAP_MS', 25),
   conversations: numberFrom('BENCH_CONVERSATIONS', 100),
   messagesPerConversation: numberFrom('BENCH_MESSAGES_PER_CONVERSATION', 1000),
-  seedConcurrency: numberFrom('BENCH_SEED_CONCURRENCY', 16),
+  longMessages: numberFrom('BENCH_LONG_MESSAGES', 10_000),
+  seedConcurrency: numberFrom('BENCH_SEED_CONCURRENCY', 64),
   coldStarts: numberFrom('BENCH_COLD_STARTS', 5),
+  step: numberFrom('BENCH_STEP', 600),
+  openRepeats: numberFrom('BENCH_OPEN_REPEATS', 3),
   skipBuild: process.env['BENCH_SKIP_BUILD'] === '1'
 }
 
@@ -92,12 +100,12 @@ async function main(): Promise<void> {
   try {
     const has = (part: Part): boolean => settings.parts.includes(part)
     if (has('latency')) add(await measureLatency(run, settings))
-    if (has('cold-start')) {
+    if (has('cold-start') || has('long-history')) {
       console.log()
       // After the latency part, whose apps are stopped: a running app would receive every seeded message.
       await seed(run.client, {
-        longMessages: 0,
-        conversations: settings.conversations,
+        longMessages: has('long-history') ? settings.longMessages : 0,
+        conversations: has('cold-start') ? settings.conversations : 0,
         messagesPerConversation: settings.messagesPerConversation,
         concurrency: settings.seedConcurrency
       })
@@ -106,6 +114,10 @@ async function main(): Promise<void> {
     if (has('cold-start')) {
       console.log()
       add(await measureColdStart(run, { conversations: settings.conversations, starts: settings.coldStarts }))
+    }
+    if (has('long-history')) {
+      console.log()
+      add(await measureLongHistory(run, { messages: settings.longMessages, step: settings.step, repeats: settings.openRepeats }))
     }
   } finally {
     await browser.close()
