@@ -18,6 +18,7 @@ import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from 
 import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLongHistory } from './history'
 import { measureLatency } from './latency'
+import { measureMemory } from './memory'
 import { ROOT, startServiceProcess } from './processes'
 import { seed } from './seed'
 import { ServiceClient } from './service-client'
@@ -33,7 +34,7 @@ const CHROMIUM_ARGS = [
   '--disable-quic'
 ]
 
-const ALL_PARTS = ['latency', 'cold-start', 'long-history'] as const
+const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -100,12 +101,12 @@ async function main(): Promise<void> {
   try {
     const has = (part: Part): boolean => settings.parts.includes(part)
     if (has('latency')) add(await measureLatency(run, settings))
-    if (has('cold-start') || has('long-history')) {
+    if (has('cold-start') || has('long-history') || has('memory')) {
       console.log()
       // After the latency part, whose apps are stopped: a running app would receive every seeded message.
       await seed(run.client, {
         longMessages: has('long-history') ? settings.longMessages : 0,
-        conversations: has('cold-start') ? settings.conversations : 0,
+        conversations: has('cold-start') || has('memory') ? settings.conversations : 0,
         messagesPerConversation: settings.messagesPerConversation,
         concurrency: settings.seedConcurrency
       })
@@ -118,6 +119,10 @@ async function main(): Promise<void> {
     if (has('long-history')) {
       console.log()
       add(await measureLongHistory(run, { messages: settings.longMessages, step: settings.step, repeats: settings.openRepeats }))
+    }
+    if (has('memory')) {
+      console.log()
+      add(await measureMemory(run, { conversations: settings.conversations, messagesPerConversation: settings.messagesPerConversation }))
     }
   } finally {
     await browser.close()
