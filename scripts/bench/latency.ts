@@ -106,6 +106,8 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
     await openGroup(adaPage)
     await sleep(1000)
     const total = options.warmUp + options.pushes
+    // Unfocused, the app would also raise a notification for each message: the user is looking at it.
+    console.log(`Ada's page: visible ${String(await adaPage.evaluate('document.visibilityState === "visible"'))}, focused ${String(await adaPage.evaluate('document.hasFocus()'))}`)
     console.log(`push → DOM: ${options.warmUp} warm-up + ${options.pushes} messages sent by Grace over REST into ${FIRST_GROUP}, open in Ada's app`)
     const adaBefore = await calibrate(adaPage)
     await armPage(adaPage)
@@ -162,6 +164,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
     await openGroup(gracePage)
     await sleep(1000)
     const sendTotal = options.warmUp + options.sends
+    console.log(`focused: Ada's page ${String(await adaPage.evaluate('document.hasFocus()'))}, Grace's page ${String(await gracePage.evaluate('document.hasFocus()'))}`)
     console.log()
     console.log(`send → other DOM: ${options.warmUp} warm-up + ${options.sends} messages typed and sent from the pages, alternating Ada → Grace and Grace → Ada`)
     const clocksBefore = [await calibrate(adaPage), await calibrate(gracePage)] as const
