@@ -23,7 +23,7 @@ import type { Log } from '../log/log'
 import { Session } from './session'
 import { serviceSettingsHandlers } from './service-settings'
 import { Timelines } from './timelines'
-import type { Timers } from './timers'
+import { systemTimers, type Timers } from './timers'
 import { Uploads } from './uploads'
 
 export interface AppCoreDependencies {
@@ -59,6 +59,10 @@ export interface AppCore {
   stop(): Promise<void>
 }
 
+/** First and longest wait before a catch-up that failed is tried again. */
+const FIRST_CATCH_UP_RETRY_MS = 1_000
+const LONGEST_CATCH_UP_RETRY_MS = 30_000
+
 export function createAppCore(deps: AppCoreDependencies): AppCore {
   const { events, log } = deps
   const now = deps.now ?? Date.now
@@ -67,6 +71,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let pushStatus: PushStatus = 'offline'
   /** Whose unsent messages the outbox holds: they go out only as that account. */
   let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
+  const timers = deps.timers ?? systemTimers
+  /** Cancels the timed retry of a catch-up that failed, while one is set. */
+  let cancelCatchUpRetryTimer: (() => void) | null = null
+  let catchUpRetryMs = FIRST_CATCH_UP_RETRY_MS
 
   const { gateway, push } = deps.service
   deps.service.attach({
@@ -111,6 +119,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // The outbox stays: what the user wrote goes out if they sign back in (and is dropped only
       // when someone else does). Everything read from the service is theirs no longer to show.
       void push.stop()
+      cancelCatchUpRetry()
       outbox.stop()
       uploads.cancelAll()
       openConversationId = null
@@ -253,18 +262,41 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   /** Push is live: fetch what it missed in every conversation the user has open or had open. */
   async function catchUp(): Promise<void> {
     if (session.me === null) return
+    cancelCatchUpRetry()
     outbox.resume()
+    let complete = true
     await Promise.all(
       timelines.loadedConversations().map(async (conversationId) => {
         try {
           for (const message of await timelines.catchUp(conversationId)) receive(message)
         } catch (error) {
+          complete = false
           log.warn(`could not catch up on ${conversationId}`, error)
         }
       })
     )
+    if (complete) catchUpRetryMs = FIRST_CATCH_UP_RETRY_MS
+    else retryCatchUpLater()
     await refreshConversations().catch(() => undefined)
     if (openConversationId !== null) conversations.markRead(openConversationId)
+  }
+
+  /**
+   * A catch-up that failed (its read lost on the way, say) goes again on a timer: push is up by
+   * then and asks for none, so what it missed would show only after the next outage.
+   */
+  function retryCatchUpLater(): void {
+    if (cancelCatchUpRetryTimer !== null || session.me === null) return
+    cancelCatchUpRetryTimer = timers.after(catchUpRetryMs, () => {
+      cancelCatchUpRetryTimer = null
+      void catchUp()
+    })
+    catchUpRetryMs = Math.min(catchUpRetryMs * 2, LONGEST_CATCH_UP_RETRY_MS)
+  }
+
+  function cancelCatchUpRetry(): void {
+    cancelCatchUpRetryTimer?.()
+    cancelCatchUpRetryTimer = null
   }
 
   /**
@@ -476,6 +508,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       await session.restore()
     },
     stop: async () => {
+      cancelCatchUpRetry()
       session.stop()
       desktop.stop()
       conversations.stop()
