@@ -97,11 +97,15 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
   if (serviceId === undefined) throw new Error('the service process has no pid')
 
   const opened: OpenedApp[] = []
-  const raw = await RawFayeClient.subscribe(service.origin, `/user/${adaId}`, adaRawToken)
+  let raw: RawFayeClient | null = null
   try {
     // ── a push from the service to Ada's open conversation ──
     const adaApp = await openSignedIn(run, 'ada-latency', ada)
     opened.push(adaApp)
+    // Subscribed after Ada's app: the service writes each delivery to the subscribers in the order
+    // they subscribed, and the floor must not be served before the app it is the floor of.
+    raw = await RawFayeClient.subscribe(service.origin, `/user/${adaId}`, adaRawToken)
+    const floorClient = raw
     const adaPage = adaApp.page
     await openGroup(adaPage)
     await sleep(1000)
@@ -115,7 +119,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
     for (let index = 0; index < total; index++) {
       const text = `bench push ${index}`
       const shown = inDom(adaPage, text)
-      const floor = raw.waitFor(text)
+      const floor = floorClient.waitFor(text)
       const sent = epochNow()
       await client.send(graceToken, groupId, text, `bench-push-${index}`)
       if (index >= options.warmUp) restAnswers.push(epochNow() - sent)
@@ -145,7 +149,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
       const text = `bench push ${index}`
       const t0 = published.get(text)
       pushToDom.add(t0, drawn.get(text))
-      rawFaye.add(t0, raw.receivedAt(text))
+      rawFaye.add(t0, floorClient.receivedAt(text))
       serviceToMain.add(t0, delivered.get(text))
       mainToRenderer.add(delivered.get(text), framed.get(text))
       rendererToDom.add(framed.get(text), drawn.get(text))
@@ -153,7 +157,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
       hostToPage.add(bridged.get(text), framed.get(text))
     }
     console.log(adaClock.describe('Ada'))
-    console.log(`raw faye client's transport: ${[...raw.connectionTypes].join(', ') || 'none seen'}`)
+    console.log(`raw faye client's transport: ${[...floorClient.connectionTypes].join(', ') || 'none seen'}`)
     for (const hop of [pushToDom, rawFaye, serviceToMain, mainToRenderer, coreToHost, hostToPage, rendererToDom]) console.log(hop.line())
     console.log(`  ${'REST MS2 answered (driver, Grace sending)'.padEnd(44)} ${distribution(restAnswers)}`)
 
@@ -245,7 +249,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
       }
     }
   } finally {
-    await raw.close()
+    await raw?.close()
     for (const app of opened) await app.close()
   }
 }
