@@ -1,6 +1,6 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
@@ -85,9 +85,11 @@ async function startOnce(run: Run, names: readonly string[]): Promise<ColdStart>
 export async function measureColdStart(run: Run, options: { conversations: number; starts: number }): Promise<PartResult> {
   const names = Array.from({ length: options.conversations }, (_, index) => seededGroupName(index))
   await signInAdaOnce(run)
-  const files = filesIn(join(run.dataRoot, ADA_DATA_DIR))
+  const directory = join(run.dataRoot, ADA_DATA_DIR)
+  const settingsKeys = Object.keys(JSON.parse(readFileSync(join(directory, 'settings.json'), 'utf8')) as object)
   console.log(`cold start: Ada's app signed in once, then its process started ${options.starts} times on the same data directory`)
-  console.log(`  on disk at each start (nothing else is read): ${files.join(', ')}; the app keeps no conversations or history on disk, so each start fetches them`)
+  console.log(`  on disk at each start: ${filesIn(directory).join(', ')}`)
+  console.log(`  settings.json holds: ${settingsKeys.join(', ')}: no conversation list and no message, so each start fetches them (history not cached)`)
   const starts: ColdStart[] = []
   for (let attempt = 0; attempt < options.starts; attempt++) {
     const start = await startOnce(run, names)
