@@ -22,6 +22,8 @@ type App = AppHarness<TokenVault, Preferences>
 
 const GROUP_SEND = /^POST \/v3\/groups\/\d+\/messages/
 const DM_SEND = /^POST \/v3\/direct_messages/
+/** Push: with it blocked, a message the app sent cannot come back to it before it stops. */
+const PUSH = /^\w+ \/faye/
 
 interface Stored {
   text: string
@@ -123,15 +125,23 @@ function pendingShown(app: App, conversationId: ConversationId): PendingMessage[
   return app.events.all('outbox:changed').filter((change) => change.conversationId === conversationId).at(-1)?.pending
 }
 
-async function untilOutboxEmpty(app: App, conversationId: ConversationId): Promise<void> {
-  await expect.poll(() => pendingShown(app, conversationId)?.length, { timeout: 30_000 }).toBe(0)
+async function untilOutboxEmpty(app: App, conversationId: ConversationId, timeout = 20_000): Promise<void> {
+  await expect.poll(() => pendingShown(app, conversationId)?.length, { timeout }).toBe(0)
 }
 
-/** Every message of the conversation shows once, and nothing of it waits or failed. */
+/**
+ * Every message of the conversation shows once, and nothing of it waits or failed: its history
+ * holds it once, the app never told the renderer of a second copy, and its outbox is empty.
+ */
 async function expectShownOnce(app: App, conversationId: ConversationId, texts: string[]): Promise<void> {
   const opened = await app.call('conversations:open', { conversationId })
   const shown = opened.messages.map((message) => message.text)
-  for (const text of texts) expect(shown.filter((candidate) => candidate === text), text).toHaveLength(1)
+  const received = app.events.all('messages:received')
+  for (const text of texts) {
+    expect(shown.filter((candidate) => candidate === text), text).toHaveLength(1)
+    const copies = new Set(received.filter((message) => message.text === text).map((message) => message.id))
+    expect(copies.size, text).toBeLessThanOrEqual(1)
+  }
   expect(opened.pending).toEqual([])
 }
 
@@ -195,10 +205,12 @@ describe('the outbox across app restarts', () => {
       const world = await rig()
       const conversationId = kind === 'group' ? world.group : world.chat
       const first = await firstRun(world)
+      world.proxy.block(PUSH)
       const lost = world.proxy.loseAnswersTo(requestLine)
       const [clientId] = await write(first, conversationId, ['did it arrive?'])
       await lost
       await first.core.stop()
+      world.proxy.unblock()
       expect((await storedByAda(world, conversationId)).map((message) => message.source_guid)).toEqual([clientId])
       expect(outboxOnDisk(world).map((pending) => pending.clientId)).toEqual([clientId])
 
@@ -209,13 +221,29 @@ describe('the outbox across app restarts', () => {
     })
   }
 
+  it('lets go of a message whose answer was lost once push brings it back: shown once, and no longer as not sent', async () => {
+    const world = await rig()
+    const app = await firstRun(world)
+    // Every answer to a send, and to a read of the group's history, is lost: only push can tell the app.
+    void world.proxy.loseAnswersTo(GROUP_SEND, 1_000)
+    void world.proxy.loseAnswersTo(/^GET \/v3\/groups\/\d+\/messages/, 1_000)
+    const [clientId] = await write(app, world.group, ['back by push'])
+    await app.events.waitFor('messages:received', (message) => message.sourceGuid === clientId)
+    // Long before the attempts, whose answers are all lost, could settle it: the third is 14 s on.
+    await untilOutboxEmpty(app, world.group, 10_000)
+    expect(app.events.all('messages:received').filter((message) => message.text === 'back by push')).toHaveLength(1)
+    expect((await storedByAda(world, world.group)).map((message) => message.source_guid)).toEqual([clientId])
+  })
+
   it('stores a message once when the app comes back after the service’s 60 s window for its client id has passed', async () => {
     const world = await rig()
     const first = await firstRun(world)
+    world.proxy.block(PUSH)
     const lost = world.proxy.loseAnswersTo(GROUP_SEND)
     const [clientId] = await write(first, world.group, ['sent before the weekend'])
     await lost
     await first.core.stop()
+    world.proxy.unblock()
     // The app stays closed for longer than the service refuses a repeated source_guid (§18 #24).
     await world.service().advanceClock(61)
 
@@ -235,12 +263,14 @@ describe('the outbox across app restarts', () => {
     await first.core.stop()
 
     // The second run drains the queue: two go through, the third reaches the service but its
-    // answer is lost, and the app stops there, with the last two never sent.
+    // answer is lost (and push cannot tell), and the app stops there, with the last two never sent.
     const lost = world.proxy.loseAnswersTo(GROUP_SEND, 1, 2)
+    world.proxy.block(PUSH)
     world.proxy.restore()
     const second = await nextRun(world)
     await lost
     await second.core.stop()
+    world.proxy.unblock()
     await expect.poll(() => pendingShown(second, world.group)?.every((pending) => pending.state === 'failed')).toBe(true)
     expect((await storedByAda(world, world.group)).map((message) => message.text)).toEqual(texts.slice(0, 3))
     expect(outboxOnDisk(world).map((pending) => pending.text)).toEqual(texts.slice(2))
@@ -255,11 +285,13 @@ describe('the outbox across app restarts', () => {
   it('loses and doubles nothing when the app restarts while the service is down', async () => {
     const world = await rig()
     const first = await firstRun(world)
-    // The service takes one message and goes down before its answer is out.
+    // The service takes one message and goes down before its answer, or push, can say so.
+    world.proxy.block(PUSH)
     const lost = world.proxy.loseAnswersTo(GROUP_SEND)
     const [tookId] = await write(first, world.group, ['taken, never confirmed'])
     await lost
     await world.serviceDown()
+    world.proxy.unblock()
     const laterIds = await write(first, world.group, ['while down 1', 'while down 2'])
     const chatIds = await write(first, world.chat, ['while down to Grace'])
     await expect.poll(() => pendingShown(first, world.group)?.every((pending) => pending.state === 'failed')).toBe(true)

@@ -20,6 +20,13 @@ export interface TcpProxy {
    * untouched before that, to lose an answer in the middle of a run of sends.
    */
   loseAnswersTo(requestLine: RegExp, count?: number, passFirst?: number): Promise<void>
+  /**
+   * Drops every connection that carries a request whose first line matches `requestLine` (push's,
+   * /^\w+ \/faye/, say), those open now and those to come, until `unblock()`: one kind of traffic
+   * is gone while the rest flows.
+   */
+  block(requestLine: RegExp): void
+  unblock(): void
   /** Connections relayed so far, for tests that must know traffic passed. */
   readonly connections: number
   close(): Promise<void>
@@ -39,6 +46,9 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const upstreamHost = hostname.replace(/^\[(.*)\]$/, '$1')
   const open = new Set<Socket>()
   const traps: AnswerTrap[] = []
+  /** The request lines each open connection has carried, for `block`. */
+  const carried = new Map<Socket, string[]>()
+  let blocked: RegExp | null = null
   let cut = false
   let connections = 0
 
@@ -58,9 +68,18 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       upstream.destroy()
       open.delete(client)
       open.delete(upstream)
+      carried.delete(client)
     }
+    carried.set(client, [])
     client.on('data', (chunk: Buffer) => {
-      const trap = traps.find((candidate) => candidate.requestLine.test(firstLine(chunk)))
+      const line = firstLine(chunk)
+      // Only requests are kept, not every chunk of a WebSocket's traffic.
+      if (REQUEST_LINE.test(line)) carried.get(client)?.push(line)
+      if (blocked?.test(line)) {
+        dropBoth()
+        return
+      }
+      const trap = traps.find((candidate) => candidate.requestLine.test(line))
       if (trap !== undefined && trap.passing > 0) trap.passing -= 1
       else if (trap !== undefined) {
         loseNextAnswer = true
@@ -105,6 +124,13 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     get isCut() {
       return cut
     },
+    block(requestLine) {
+      blocked = requestLine
+      for (const [client, lines] of carried) if (lines.some((line) => requestLine.test(line))) client.destroy()
+    },
+    unblock() {
+      blocked = null
+    },
     loseAnswersTo(requestLine, count = 1, passFirst = 0) {
       return new Promise<void>((resolve) => traps.push({ requestLine, passing: passFirst, remaining: count, done: resolve }))
     },
@@ -118,6 +144,8 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
     }
   }
 }
+
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.[01]$/
 
 function firstLine(chunk: Buffer): string {
   const text = chunk.subarray(0, 512).toString('latin1')

@@ -80,7 +80,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,
-    message: (message) => receive(message),
+    message: (message) => {
+      receive(message)
+      outbox.arrived(message)
+    },
     reaction: (reaction) => notifications.consider({ kind: 'reaction', ...reaction }),
     messageChanged: (message) => events.emit('messages:updated', message),
     typing: (typist) => {

@@ -272,6 +272,45 @@ describe('Outbox', () => {
     expect(outbox.pendingIn(GROUP)).toEqual([])
   })
 
+  it('lets go of a message whose answer was lost as soon as the service sends it back, and not before', async () => {
+    const { service, outbox, steps } = started()
+    service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    outbox.enqueue(GROUP, 'other', 'c2')
+    await settled()
+    const [stored] = service.messagesIn(GROUP)
+    if (stored === undefined) throw new Error('the service stored the first message')
+    outbox.arrived(service.write(GROUP, { senderId: ME.id, text: 'hello', sourceGuid: 'elsewhere' }))
+    outbox.arrived({ ...stored, conversationId: CHAT })
+    expect(outbox.pendingIn(GROUP).map((message) => message.clientId)).toEqual(['c1', 'c2'])
+
+    steps.length = 0
+    outbox.arrived(stored)
+    expect(outbox.pendingIn(GROUP).map((message) => message.clientId)).toEqual(['c2'])
+    expect(steps).toEqual([`${GROUP}: [other]`])
+    outbox.resume()
+    await settled()
+    expect(service.callsOf('sendMessage').map(([, , sourceGuid]) => sourceGuid)).toEqual(['c1', 'c2'])
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+  })
+
+  it('does not bring back a message the service sent back while an attempt at it was under way', async () => {
+    const { service, outbox } = started()
+    const release = service.holdNext('sendMessage')
+    service.failNext('sendMessage', 'NETWORK', { afterEffect: true })
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    await settled()
+    const [stored] = service.messagesIn(GROUP)
+    if (stored === undefined) throw new Error('the service stored the message')
+
+    outbox.arrived(stored)
+    release()
+    await settled()
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
+  })
+
   it('takes a 409 for a send whose answer was lost when the history cannot be read: the message is dropped, fetched instead, and posted once', async () => {
     const { service, outbox, delivered, recovered, sentTexts } = started()
     service.failNext('sendMessage', 'NETWORK', { afterEffect: true })

@@ -149,6 +149,18 @@ export class Outbox {
     for (const entry of waiting) this.#attempt(entry.message.clientId)
   }
 
+  /**
+   * A message came from the service (pushed, say): when it is one still waiting here under its
+   * client id, an attempt got there though its answer was lost, and the copy waiting goes now
+   * rather than on the next attempt, so the message does not show twice, once as not sent. The
+   * client id is a random one of ours that no one else knows before the service has our message.
+   */
+  arrived(message: Message): void {
+    const entry = this.#entries.get(message.sourceGuid)
+    if (entry === undefined || entry.message.conversationId !== message.conversationId) return
+    this.#remove(entry.message)
+  }
+
   /** Someone else signed in: these messages belong to the account that wrote them. */
   clear(): void {
     this.stop()
