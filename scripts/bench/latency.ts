@@ -198,12 +198,23 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
 
     const clicks = (records: PageRecords, clock: DriftingClock): Map<string, number> =>
       new Map(records.clicks.map(([at, text]) => [text, clock.toDriver(at)]))
+    const invokes = (records: PageRecords, clock: DriftingClock): Map<string, number> =>
+      new Map(records.sends.map(([at, text]) => [text, clock.toDriver(at)]))
     const sides = [
-      { clicks: clicks(adaSend, adaSendClock), receiver: { id: graceId, page: graceSend, clock: graceSendClock, records: graceSendRecords } },
-      { clicks: clicks(graceSend, graceSendClock), receiver: { id: adaId, page: adaSend, clock: adaSendClock, records: adaSendRecords } }
+      {
+        clicks: clicks(adaSend, adaSendClock),
+        invokes: invokes(adaSend, adaSendClock),
+        receiver: { id: graceId, page: graceSend, clock: graceSendClock, records: graceSendRecords }
+      },
+      {
+        clicks: clicks(graceSend, graceSendClock),
+        invokes: invokes(graceSend, graceSendClock),
+        receiver: { id: adaId, page: adaSend, clock: adaSendClock, records: adaSendRecords }
+      }
     ]
     const sendToDom = new Hop('send → other DOM (click → text in their DOM)')
-    const clickToPublish = new Hop('click → service publishes to the other')
+    const clickToInvoke = new Hop('click → page sends messages:send to its app')
+    const invokeToPublish = new Hop('page sends it → service publishes to the other')
     const sendServiceToMain = new Hop('publish → other app receives')
     const sendMainToRenderer = new Hop('other app receives → their page frame')
     const sendRendererToDom = new Hop('their page frame → in their DOM')
@@ -217,15 +228,17 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
       const received = firstAt(receiver.records, 'delivered', `/user/${receiver.id}`).get(text)
       const frame = firstFrames(receiver.page, receiver.clock).get(text)
       const dom = domTimes(receiver.page, receiver.clock).get(text)
+      const invoked = side.invokes.get(text)
       sendToDom.add(clicked, dom)
-      clickToPublish.add(clicked, t0)
+      clickToInvoke.add(clicked, invoked)
+      invokeToPublish.add(invoked, t0)
       sendServiceToMain.add(t0, received)
       sendMainToRenderer.add(received, frame)
       sendRendererToDom.add(frame, dom)
     }
     console.log(adaSendClock.describe('Ada'))
     console.log(graceSendClock.describe('Grace'))
-    for (const hop of [sendToDom, clickToPublish, sendServiceToMain, sendMainToRenderer, sendRendererToDom]) console.log(hop.line())
+    for (const hop of [sendToDom, clickToInvoke, invokeToPublish, sendServiceToMain, sendMainToRenderer, sendRendererToDom]) console.log(hop.line())
 
     const p = (hop: Hop, at: number): number => percentile(hop.samples, at)
     return {

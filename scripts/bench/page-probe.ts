@@ -6,7 +6,8 @@
 //   - each `messages:received` event frame of the bridge as it arrives (a listener the page's
 //     WebSocket gets before the app adds its own);
 //   - the moment each bench text is in the conversation's message list (a MutationObserver);
-//   - each click on Send, with the composer's text at that moment (a capture listener on window).
+//   - each click on Send, with the composer's text at that moment (a capture listener on window);
+//   - each `messages:send` invoke frame as the page hands it to its WebSocket.
 import type { Page } from 'playwright-core'
 import { BENCH_TEXT_PREFIX, epochNow } from './probes/records'
 
@@ -16,7 +17,8 @@ export const PAGE_PROBE = `(() => {
   const FRAME_START = '{"type":"event","event":"messages:received"'
   const BENCH_TEXT = /bench [a-z]+ \\d+/g
   const now = () => performance.timeOrigin + performance.now()
-  const bench = { armed: false, frames: [], inDom: new Map(), clicks: [], waiters: new Map() }
+  const SEND_CHANNEL = '"channel":"messages:send"'
+  const bench = { armed: false, frames: [], sends: [], inDom: new Map(), clicks: [], waiters: new Map() }
   const noteInDom = (text, at) => {
     if (bench.inDom.has(text)) return
     bench.inDom.set(text, at)
@@ -54,7 +56,8 @@ export const PAGE_PROBE = `(() => {
     const frames = bench.frames.splice(0).map(([at, data]) => [at, JSON.parse(data).payload.text])
     const inDom = [...bench.inDom]
     bench.inDom.clear()
-    return { frames, inDom, clicks: bench.clicks.splice(0) }
+    const sends = bench.sends.splice(0).map(([at, data]) => [at, JSON.parse(data).payload.text])
+    return { frames, sends, inDom, clicks: bench.clicks.splice(0) }
   }
   Object.defineProperty(window, '__bench', { value: bench })
 
@@ -65,6 +68,11 @@ export const PAGE_PROBE = `(() => {
       this.addEventListener('message', (event) => {
         if (bench.armed && typeof event.data === 'string' && event.data.startsWith(FRAME_START)) bench.frames.push([now(), event.data])
       })
+    }
+
+    send(data) {
+      if (bench.armed && typeof data === 'string' && data.includes(SEND_CHANNEL)) bench.sends.push([now(), data])
+      super.send(data)
     }
   }
 
@@ -81,6 +89,8 @@ export const PAGE_PROBE = `(() => {
 export interface PageRecords {
   /** `[page time, text]` of each `messages:received` frame. */
   frames: [number, string][]
+  /** `[page time, text]` of each `messages:send` invoke the page sent. */
+  sends: [number, string][]
   /** `[text, page time]` of each bench text's first appearance in the message list. */
   inDom: [string, number][]
   /** `[page time, composer text]` of each click on Send. */
