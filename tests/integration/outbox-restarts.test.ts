@@ -189,9 +189,9 @@ describe('the outbox across app restarts', () => {
     await expect.poll(() => pendingShown(first, world.group)?.[0]?.state).toBe('failed')
     await first.core.stop()
 
-    world.proxy.restore()
     const second = await nextRun(world)
     expect(pendingShown(second, world.group)?.map((pending) => pending.attachments)).toEqual([attachments])
+    world.proxy.restore()
     await untilOutboxEmpty(second, world.group)
     const stored = await storedByAda(world, world.group)
     expect(stored.map((message) => [message.source_guid, message.attachments])).toEqual([[clientId, attachments]])
