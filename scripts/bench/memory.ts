@@ -3,12 +3,13 @@
 // HeapProfiler.collectGarbage, then Runtime.getHeapUsage's used size), and the resident memory of
 // the app's process (VmRSS, after a global.gc() in the process through its probe). The same two
 // are read before the visits, as the baseline.
+import { spawn } from 'node:child_process'
 import type { CDPSession } from 'playwright-core'
 import { conversation } from '../../tests/e2e/support'
 import { median, type PartResult } from './figures'
 import { ADA_DATA_DIR } from './cold-start'
 import { timeOpen } from './open-watch'
-import { collectProbe, residentMb } from './processes'
+import { collectProbe, residentMb, ROOT } from './processes'
 import { seededGroupName, seededGroupText } from './seed'
 import { openApp, sleep, type Run } from './session'
 
@@ -25,6 +26,21 @@ async function rssAfterGc(pid: number): Promise<number> {
   return residentMb(pid)
 }
 
+/**
+ * The floor under the app's figure: a Node process started the same way (`--import tsx`, whose
+ * module hooks run on a thread of their own in Node 20) that loads nothing else.
+ */
+async function bareNodeRssMb(): Promise<number> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', 'globalThis.gc(); setInterval(() => {}, 1000)'], { cwd: ROOT, stdio: 'ignore' })
+  try {
+    await sleep(1500)
+    if (child.pid === undefined) throw new Error('the bare Node process has no pid')
+    return residentMb(child.pid)
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
+
 export async function measureMemory(run: Run, options: { conversations: number; messagesPerConversation: number }): Promise<PartResult> {
   const opened = await openApp(run, ADA_DATA_DIR)
   const { page, app } = opened
@@ -38,7 +54,8 @@ export async function measureMemory(run: Run, options: { conversations: number; 
     const heapBefore = await heapAfterGc(session)
     const rssBefore = await rssAfterGc(app.pid)
     console.log(`memory: Ada's app (freshly started) opens each of the ${names.length} seeded conversations of ${options.messagesPerConversation} messages in turn`)
-    console.log(`  before: page heap ${heapBefore.toFixed(1)} MB, app process RSS ${rssBefore.toFixed(1)} MB`)
+    const bareRss = await bareNodeRssMb()
+    console.log(`  before: page heap ${heapBefore.toFixed(1)} MB, app process RSS ${rssBefore.toFixed(1)} MB (a bare \`node --import tsx\` process: ${bareRss.toFixed(1)} MB)`)
     const opens: number[] = []
     for (const name of names) {
       opens.push(await timeOpen(page, () => conversation(page, name).click(), seededGroupText(name, options.messagesPerConversation - 1)))
@@ -52,7 +69,7 @@ export async function measureMemory(run: Run, options: { conversations: number; 
       figures: { heap_mb_100x1000: heap, main_rss_mb_100x1000: rss },
       baselines: {
         heap_mb_100x1000: `before the visits ${heapBefore.toFixed(1)}`,
-        main_rss_mb_100x1000: `before the visits ${rssBefore.toFixed(1)}`
+        main_rss_mb_100x1000: `before the visits ${rssBefore.toFixed(1)}; bare node + tsx ${bareRss.toFixed(1)}`
       }
     }
   } finally {
