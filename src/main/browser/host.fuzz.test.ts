@@ -502,7 +502,7 @@ describe('the browser bridge under malformed frames', () => {
     )
   })
 
-  it('drops a page at an unreadable message in a burst, having handled only valid calls, and serves it again after', async () => {
+  it('drops a page at an unreadable message in a burst, having handled what came before it and nothing after, and serves it again', async () => {
     const burst = fc.tuple(fc.array(validChannel, { maxLength: 10 }), fc.nat(), fc.constantFrom('{"type":"invoke"', 'null', '{"type":"invoke","id":"1"}', '[]'))
     await fc.assert(
       fc.asyncProperty(burst, async ([channels, at, bad]) => {
@@ -513,10 +513,9 @@ describe('the browser bridge under malformed frames', () => {
         for (const frame of frames) page.socket.send(frame)
         await page.until(() => false)
         expect(page.closedWith).toEqual({ code: 1008, reason: 'Malformed frame' })
-        // What came before the bad message was handled; nothing else reached a handler but valid calls.
+        // What came before the bad message was handled, as sent; nothing after it was.
         const reached = calls.slice(callsBefore)
-        expect(reached.slice(0, position).map((call) => call.channel)).toEqual(channels.slice(0, position))
-        for (const { channel, request } of reached) expect(request).toEqual(VALID[channel as ValidChannel])
+        expect(reached).toEqual(channels.slice(0, position).map((channel) => ({ channel, request: VALID[channel] })))
         await reconnectAndCall()
       }),
       { numRuns: RUNS.interleaved }

@@ -138,7 +138,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   async function receive(socket: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
-    if (socket !== current) return
+    // A page being dropped (it sent something unreadable) is done: what it sent after is not acted on.
+    if (socket !== current || socket.readyState !== socket.OPEN) return
     const reading = readFrame(bytesOf(data), isBinary)
     if (reading.kind === 'unreadable') {
       log.warn('closed a bridge connection that sent a malformed frame')
