@@ -241,6 +241,19 @@ export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
+/** `promise`, or a failure naming `what` once `ms` have passed without it settling. */
+export async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not come within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Waits until `condition` holds, looking every `everyMs`. */
 export async function until(condition: () => boolean, everyMs = 20): Promise<void> {
   while (!condition()) await pause(everyMs)

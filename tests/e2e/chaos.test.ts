@@ -12,6 +12,7 @@ import {
   KeptLog,
   pause,
   postUntilAnswered,
+  within,
   readShownHistory,
   seededRandom,
   storedMessages,
@@ -38,11 +39,19 @@ const TAIL = KILLS + CUTS + 5
 /** Roughly how long the faults take, to spread each sender's messages over the same time. */
 const RESTART_ALLOWANCE_MS = 1_500
 /**
- * Besides, after every third fault the proxy lets one of the apps' sends reach the service and
- * drops its answer: the case where a retry could store a message twice.
+ * Besides, answers are lost. After each cut, the first of the apps' sends reaches the service and
+ * its answer is dropped: the case where a retry could store a message twice.
  */
-const LOSE_ANSWER_EVERY = 3
 const APP_SEND = /^POST \/v3\/groups\/\d+\/messages /
+/**
+ * And as the service comes back from each kill, the first reads of what the apps missed lose their
+ * answers (two: the REST client reads once more by itself): push is back by then, and only the app
+ * itself can ask again.
+ */
+const CATCH_UP_READ = /^GET \/v3\/groups\/\d+\/messages\?after_id=/
+const CATCH_UP_READS_LOST = 2
+/** How long the answers set up to be lost may take to come (an app reconnects with a backoff). */
+const LOSS_WAIT_MS = 30_000
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 32))
 
@@ -138,30 +147,46 @@ async function runSender(sender: Sender, send: (text: string, index: number) => 
   }
 }
 
+interface PlayedFault {
+  fault: Fault
+  lastedMs: number
+}
+
 /**
  * Plays the schedule: each fault after its gap, lasting its time and until both apps had a message
- * typed during it. Answers to lose are set up as it goes; `answersLost` follows them.
+ * typed during it, then the answers it sets up to be lost. The next fault waits for those: a
+ * request is only sure to reach the service while it is up and the network is whole.
  */
-async function runFaults(schedule: Fault[], answersLost: Promise<void>[]): Promise<{ fault: Fault; lastedMs: number }[]> {
-  const played: { fault: Fault; lastedMs: number }[] = []
+async function runFaults(schedule: Fault[]): Promise<PlayedFault[]> {
+  const played: PlayedFault[] = []
   try {
-    for (const [index, fault] of schedule.entries()) {
-      if (index % LOSE_ANSWER_EVERY === LOSE_ANSWER_EVERY - 1) answersLost.push(world.proxy.loseAnswersTo(APP_SEND))
+    for (const fault of schedule) {
       await pause(fault.gapMs)
       if (faults.failed) break
       const began = Date.now()
+      const answersLost: Promise<void>[] = []
       if (fault.kind === 'kill') await world.service.kill()
-      else world.proxy.cut()
+      else {
+        world.proxy.cut()
+        // Refused while cut, so the first send to get through is one after the restore.
+        answersLost.push(world.proxy.loseAnswersTo(APP_SEND))
+      }
       faults.begun += 1
       faults.active = true
       await pause(fault.outageMs)
       const outage = faults.begun
       await until(() => faults.failed || (senders.adaUi.sentInOutage.has(outage) && senders.graceUi.sentInOutage.has(outage)))
-      if (fault.kind === 'kill') await world.service.restart()
-      else world.proxy.restore()
+      if (fault.kind === 'kill') {
+        await world.service.restart()
+        answersLost.push(world.proxy.loseAnswersTo(CATCH_UP_READ, CATCH_UP_READS_LOST))
+      } else world.proxy.restore()
       faults.active = false
       played.push({ fault, lastedMs: Date.now() - began })
+      await within(LOSS_WAIT_MS, Promise.all(answersLost), `the answers to lose after a ${fault.kind}`)
     }
+  } catch (error) {
+    faults.failed = true
+    throw error
   } finally {
     // Whatever happened, the service and the network are back for the checks (and the teardown).
     if (!world.service.running) await world.service.restart()
@@ -226,9 +251,8 @@ describe(`chaos (seed ${SEED}): 1,000 messages while the service is killed ${KIL
       const outcome = await postUntilAnswered(world.service.origin, groupId, token, { sourceGuid: `${sender.name}-${SEED}-${index}`, text })
       if (outcome === 'stored before') sender.storedBefore += 1
     }
-    const answersLost: Promise<void>[] = []
     const [played] = await Promise.all([
-      runFaults(schedule, answersLost),
+      runFaults(schedule),
       runSender(senders.adaUi, (text, index) => typeAndSend(ada, text, index % 5 === 4), spreadMs),
       runSender(senders.graceUi, (text, index) => typeAndSend(grace, text, index % 5 === 4), spreadMs),
       runSender(senders.adaRest, restSend(senders.adaRest, adaToken), spreadMs),
@@ -238,13 +262,9 @@ describe(`chaos (seed ${SEED}): 1,000 messages while the service is killed ${KIL
     console.log(
       `played ${played.length} faults in ${Math.round((Date.now() - started) / 1000)} s: ` +
         played.map(({ fault, lastedMs }) => `${fault.kind} ${lastedMs} ms`).join(', ') +
+        `; answers lost by the proxy: ${CUTS} to the apps' sends, ${KILLS * CATCH_UP_READS_LOST} to their catch-up reads` +
         `; REST sends whose answer was lost: ${senders.adaRest.storedBefore + senders.graceRest.storedBefore}`
     )
-    // Each app sends its last messages after the faults, so every answer set up to be lost was.
-    expect(answersLost).toHaveLength(Math.floor((KILLS + CUTS) / LOSE_ANSWER_EVERY))
-    let lost = 0
-    for (const answer of answersLost) void answer.then(() => (lost += 1))
-    await expect.poll(() => lost, { timeout: 30_000 }).toBe(answersLost.length)
     expect(played.map(({ fault }) => fault.kind).filter((kind) => kind === 'kill')).toHaveLength(KILLS)
     expect(played.map(({ fault }) => fault.kind).filter((kind) => kind === 'cut')).toHaveLength(CUTS)
     expect(everyText()).toHaveLength(4 * PER_SENDER)
