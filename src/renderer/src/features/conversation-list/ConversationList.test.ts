@@ -40,6 +40,20 @@ describe('conversation list', () => {
     expect(item).toHaveAccessibleName(expect.stringContaining('3 unread'))
   })
 
+  it("isolates the sender's name in the preview, so an override left open in it cannot turn the message around", async () => {
+    const name = 'Eve \u202Egnp.exe'
+    await startApp(
+      signedIn().returns('conversations:list', [
+        conversation({ id: 'g1', name: 'Book club', preview: { senderName: name, text: 'plain words after', hasAttachments: false } })
+      ])
+    )
+    const item = await screen.findByRole('button', { name: /Book club/ })
+    expect(item).toHaveTextContent(`${name}: plain words after`)
+    const isolated = item.querySelector('bdi')
+    expect(isolated?.textContent).toBe(name)
+    expect(isolated?.parentElement?.textContent).toBe(`${name}: plain words after`)
+  })
+
   it('reorders when main sends a new list', async () => {
     const fake = signedIn().returns('conversations:list', [
       conversation({ id: 'g1', name: 'Book club', lastActivityAt: 1_700_000_100 }),

@@ -66,6 +66,17 @@ describe('Members: what each role is offered', () => {
     expect(items[3]).not.toHaveTextContent('Muted')
   })
 
+  it('isolates each nickname, so an override left open in the user\'s own cannot turn "(you)" around', async () => {
+    const details = groupDetails('closed', 'user')
+    const nickname = '\u202EAda'
+    const renamed = { ...details, members: details.members.map((m) => (m.membershipId === details.myMembershipId ? { ...m, nickname } : m)) }
+    const dialog = await openMembers(withGroup(renamed))
+    const own = memberItem(dialog, '(you)')
+    const isolated = own.querySelector('bdi')
+    expect(isolated?.textContent).toBe(nickname)
+    expect(isolated?.parentElement?.textContent).toBe(`${nickname} (you)`)
+  })
+
   it('offers an ordinary member of a closed group no member options, no Add members and no join requests', async () => {
     const fake = withGroup(groupDetails('closed', 'user'))
     const dialog = await openMembers(fake)

@@ -1,39 +1,47 @@
 // The one line a system message shows, written from its event rather than the service's free text.
 import type { Message, MessageEvent } from '../../../../shared/domain'
 
-function listOf(names: string[]): string {
-  if (names.length <= 1) return names[0] ?? 'Someone'
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`
+/**
+ * A piece of a system line: the app's own words, or something a person wrote (a name, a poll's
+ * subject), drawn isolated from the words around it so that a right-to-left override left open in
+ * it cannot turn them around.
+ */
+export type LinePart = string | { given: string }
+
+function listOf(names: string[]): LinePart[] {
+  if (names.length <= 1) return [named(names[0] ?? '')]
+  const last = names.at(-1) ?? ''
+  return [...names.slice(0, -1).flatMap((name, index) => (index === 0 ? [named(name)] : [', ', named(name)])), ' and ', named(last)]
 }
 
-function named(name: string): string {
-  return name === '' ? 'Someone' : name
+function named(name: string): LinePart {
+  return name === '' ? 'Someone' : { given: name }
 }
 
-function lineFor(event: MessageEvent, fallback: string): string {
+function lineFor(event: MessageEvent, fallback: string): LinePart[] {
   switch (event.kind) {
     case 'joined':
-      return `${named(event.user)} joined the group`
+      return [named(event.user), ' joined the group']
     case 'rejoined':
-      return `${named(event.user)} rejoined the group`
+      return [named(event.user), ' rejoined the group']
     case 'added':
-      return `${named(event.by)} added ${listOf(event.users.map(named))}`
+      return [named(event.by), ' added ', ...listOf(event.users)]
     case 'removed':
-      return `${named(event.by)} removed ${named(event.user)}`
+      return [named(event.by), ' removed ', named(event.user)]
     case 'left':
-      return `${named(event.user)} left the group`
+      return [named(event.user), ' left the group']
     case 'nicknameChanged':
-      return `${named(event.from)} is now called ${named(event.to)}`
+      return [named(event.from), ' is now called ', named(event.to)]
     case 'pinned':
       // The event names the pinner by id only; the service's text carries the name.
-      return fallback || (event.pinned ? 'A message was pinned' : 'A message was unpinned')
+      return [fallback || (event.pinned ? 'A message was pinned' : 'A message was unpinned')]
     case 'pollCreated':
-      return `New poll: ${event.subject}`
+      return ['New poll: ', { given: event.subject }]
     case 'pollFinished':
-      return `The poll "${event.subject}" has ended`
+      return ['The poll "', { given: event.subject }, '" has ended']
   }
 }
 
-export function systemLine(message: Message): string {
-  return message.event === undefined ? message.text : lineFor(message.event, message.text)
+export function systemLine(message: Message): LinePart[] {
+  return message.event === undefined ? [message.text] : lineFor(message.event, message.text)
 }
