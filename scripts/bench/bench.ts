@@ -97,6 +97,8 @@ async function main(): Promise<void> {
   const add = (result: PartResult): void => {
     Object.assign(figures, result.figures)
     Object.assign(baselines, result.baselines)
+    // The machine may be shared: each part's figures are read against the load they ran under.
+    console.log(`load average: ${load()}`)
   }
   try {
     const has = (part: Part): boolean => settings.parts.includes(part)
