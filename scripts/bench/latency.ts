@@ -5,8 +5,7 @@ import { conversation, FIRST_GROUP } from '../../tests/e2e/support'
 import { distribution, percentile, type PartResult } from './figures'
 import { armPage, calibrate, disarmPage, inDom, takeRecords, type PageClock, type PageRecords } from './page-probe'
 import { collectProbe } from './processes'
-import type { ProbePoint, ProbeRecord } from './probes/records'
-import { epochNow } from './probes/records'
+import { epochNow, type ProbePoint, type ProbeRecord } from './probes/records'
 import { RawFayeClient } from './raw-faye'
 import { openSignedIn, sleep, type OpenedApp, type Run } from './session'
 
@@ -40,26 +39,6 @@ class DriftingClock {
   }
 }
 
-/** The first record of each text at one point (and channel, where given). */
-function firstAt(records: readonly ProbeRecord[], point: ProbePoint, channel?: string): Map<string, number> {
-  const found = new Map<string, number>()
-  for (const [at, recordPoint, text, recordChannel] of records) {
-    if (recordPoint !== point || (channel !== undefined && recordChannel !== channel)) continue
-    if (!found.has(text)) found.set(text, at)
-  }
-  return found
-}
-
-function firstFrames(records: PageRecords, clock: DriftingClock): Map<string, number> {
-  const found = new Map<string, number>()
-  for (const [at, text] of records.frames) if (!found.has(text)) found.set(text, clock.toDriver(at))
-  return found
-}
-
-function domTimes(records: PageRecords, clock: DriftingClock): Map<string, number> {
-  return new Map(records.inDom.map(([text, at]) => [text, clock.toDriver(at)]))
-}
-
 /** Collects `later − earlier` for every text both know; counts the texts either lacks. */
 class Hop {
   readonly samples: number[] = []
@@ -72,8 +51,54 @@ class Hop {
     else this.samples.push(later - earlier)
   }
 
+  p(at: number): number {
+    return percentile(this.samples, at)
+  }
+
   line(): string {
-    return `  ${this.name.padEnd(44)} ${this.samples.length === 0 ? 'no samples' : distribution(this.samples)}${this.missing > 0 ? `  (${this.missing} without a record)` : ''}`
+    return `  ${this.name.padEnd(48)} ${this.samples.length === 0 ? 'no samples' : distribution(this.samples)}${this.missing > 0 ? `  (${this.missing} without a record)` : ''}`
+  }
+}
+
+/** The first record of each text at one point of a process (and on one channel, where given). */
+function firstAt(records: readonly ProbeRecord[], point: ProbePoint, channel?: string): Map<string, number> {
+  const found = new Map<string, number>()
+  for (const [at, recordPoint, text, recordChannel] of records) {
+    if (recordPoint !== point || (channel !== undefined && recordChannel !== channel)) continue
+    if (!found.has(text)) found.set(text, at)
+  }
+  return found
+}
+
+/** The first of each text in a page's `[page time, text]` records, on the driver's clock. */
+function firstInPage(records: readonly [number, string][], clock: DriftingClock): Map<string, number> {
+  const found = new Map<string, number>()
+  for (const [at, text] of records) if (!found.has(text)) found.set(text, clock.toDriver(at))
+  return found
+}
+
+/** When each text was in a page's DOM, on the driver's clock. */
+function inDomAt(records: PageRecords, clock: DriftingClock): Map<string, number> {
+  return new Map(records.inDom.map(([text, at]) => [text, clock.toDriver(at)]))
+}
+
+/** Where one user's app saw the messages sent to them: their `/user/<id>` channel, their process, their page. */
+interface Receiver {
+  userId: string
+  appRecords: ProbeRecord[]
+  page: PageRecords
+  clock: DriftingClock
+}
+
+/** publish → app receives → page frame → in the DOM, per text, on the driver's clock. */
+function receivingSide(receiver: Receiver, serviceRecords: ProbeRecord[]) {
+  const channel = `/user/${receiver.userId}`
+  return {
+    published: firstAt(serviceRecords, 'published', channel),
+    delivered: firstAt(receiver.appRecords, 'delivered', channel),
+    bridged: firstAt(receiver.appRecords, 'bridged'),
+    framed: firstInPage(receiver.page.frames, receiver.clock),
+    drawn: inDomAt(receiver.page, receiver.clock)
   }
 }
 
@@ -82,187 +107,188 @@ async function openGroup(page: Page): Promise<void> {
   await page.getByRole('list', { name: 'Messages' }).waitFor()
 }
 
+interface PushSeries {
+  run: Run
+  ada: OpenedApp
+  adaId: string
+  floor: RawFayeClient
+  graceToken: string
+  groupId: string
+}
+
+/** Grace sends over REST, one message at a time; Ada's app has the group open. */
+async function measurePushes(series: PushSeries, options: LatencyOptions): Promise<PartResult> {
+  const { run, ada, adaId, floor, graceToken, groupId } = series
+  const page = ada.page
+  const total = options.warmUp + options.pushes
+  // Unfocused, the app would also raise a notification for each message: the user is looking at it.
+  console.log(`Ada's page: visible ${String(await page.evaluate('document.visibilityState === "visible"'))}, focused ${String(await page.evaluate('document.hasFocus()'))}`)
+  console.log(`push → DOM: ${options.warmUp} warm-up + ${options.pushes} messages sent by Grace over REST into ${FIRST_GROUP}, open in Ada's app`)
+  const before = await calibrate(page)
+  await armPage(page)
+  const restAnswers: number[] = []
+  for (let index = 0; index < total; index++) {
+    const text = `bench push ${index}`
+    const shown = inDom(page, text)
+    const floorReceived = floor.waitFor(text)
+    const sent = epochNow()
+    await run.client.send(graceToken, groupId, text, `bench-push-${index}`)
+    if (index >= options.warmUp) restAnswers.push(epochNow() - sent)
+    await Promise.all([shown, floorReceived])
+    await sleep(options.gapMs)
+    if ((index + 1) % 100 === 0) console.log(`  ${index + 1} / ${total}`)
+  }
+  await disarmPage(page)
+  const clock = new DriftingClock(before, await calibrate(page))
+  const side = receivingSide(
+    { userId: adaId, appRecords: await collectProbe(ada.app.pid), page: await takeRecords(page), clock },
+    await collectProbe(requirePid(run))
+  )
+
+  const pushToDom = new Hop('push → DOM (publish → text in the DOM)')
+  const rawFaye = new Hop('raw faye (publish → bare faye.Client)')
+  const serviceToMain = new Hop('hop service → main (publish → app receives)')
+  const mainToRenderer = new Hop('hop main → renderer (app receives → page frame)')
+  const coreToHost = new Hop('  of which: app receives → host sends the frame')
+  const hostToPage = new Hop('  of which: host sends → page receives the frame')
+  const rendererToDom = new Hop('hop renderer → DOM (page frame → in the DOM)')
+  for (let index = options.warmUp; index < total; index++) {
+    const text = `bench push ${index}`
+    const t0 = side.published.get(text)
+    pushToDom.add(t0, side.drawn.get(text))
+    rawFaye.add(t0, floor.receivedAt(text))
+    serviceToMain.add(t0, side.delivered.get(text))
+    mainToRenderer.add(side.delivered.get(text), side.framed.get(text))
+    coreToHost.add(side.delivered.get(text), side.bridged.get(text))
+    hostToPage.add(side.bridged.get(text), side.framed.get(text))
+    rendererToDom.add(side.framed.get(text), side.drawn.get(text))
+  }
+  console.log(clock.describe('Ada'))
+  console.log(`raw faye client's transport: ${[...floor.connectionTypes].join(', ') || 'none seen'}`)
+  for (const hop of [pushToDom, rawFaye, serviceToMain, mainToRenderer, coreToHost, hostToPage, rendererToDom]) console.log(hop.line())
+  console.log(`  ${'REST MS2 answered (driver, Grace sending)'.padEnd(48)} ${distribution(restAnswers)}`)
+  return {
+    figures: {
+      push_to_dom_p50: pushToDom.p(50),
+      push_to_dom_p99: pushToDom.p(99),
+      raw_faye_p50: rawFaye.p(50),
+      raw_faye_p99: rawFaye.p(99),
+      hop_service_to_main_p99: serviceToMain.p(99),
+      hop_main_to_renderer_p99: mainToRenderer.p(99),
+      hop_renderer_to_dom_p99: rendererToDom.p(99)
+    },
+    baselines: {
+      push_to_dom_p50: `raw faye p50 ${rawFaye.p(50).toFixed(2)}`,
+      push_to_dom_p99: `raw faye p99 ${rawFaye.p(99).toFixed(2)}`,
+      hop_service_to_main_p99: `raw faye p99 ${rawFaye.p(99).toFixed(2)}`,
+      send_to_other_dom_p50: `REST MS2 answer p50 ${percentile(restAnswers, 50).toFixed(2)}`,
+      send_to_other_dom_p99: `REST MS2 answer p99 ${percentile(restAnswers, 99).toFixed(2)}`
+    }
+  }
+}
+
+interface User {
+  app: OpenedApp
+  id: string
+}
+
+/** Typed into one page and sent with a click, alternating directions, until in the other's DOM. */
+async function measureSends(run: Run, users: readonly [User, User], options: LatencyOptions): Promise<PartResult> {
+  const [ada, grace] = users
+  const total = options.warmUp + options.sends
+  console.log(`focused: Ada's page ${String(await ada.app.page.evaluate('document.hasFocus()'))}, Grace's page ${String(await grace.app.page.evaluate('document.hasFocus()'))}`)
+  console.log(`send → other DOM: ${options.warmUp} warm-up + ${options.sends} messages typed and sent from the pages, alternating Ada → Grace and Grace → Ada`)
+  const before = [await calibrate(ada.app.page), await calibrate(grace.app.page)] as const
+  for (const user of users) await armPage(user.app.page)
+  for (let index = 0; index < total; index++) {
+    const text = `bench send ${index}`
+    const [from, to] = index % 2 === 0 ? [ada.app.page, grace.app.page] : [grace.app.page, ada.app.page]
+    const shown = inDom(to, text)
+    await from.getByRole('textbox', { name: 'Message' }).fill(text)
+    await from.getByRole('button', { name: 'Send', exact: true }).click()
+    await shown
+    await sleep(options.gapMs)
+    if ((index + 1) % 100 === 0) console.log(`  ${index + 1} / ${total}`)
+  }
+  for (const user of users) await disarmPage(user.app.page)
+  const clocks = [new DriftingClock(before[0], await calibrate(ada.app.page)), new DriftingClock(before[1], await calibrate(grace.app.page))] as const
+  const pages = [await takeRecords(ada.app.page), await takeRecords(grace.app.page)] as const
+  const serviceRecords = await collectProbe(requirePid(run))
+  const appRecords = [await collectProbe(ada.app.app.pid), await collectProbe(grace.app.app.pid)] as const
+  // Even-numbered texts go from Ada (side 0) to Grace (side 1), odd ones the other way.
+  const sides = ([0, 1] as const).map((sender) => {
+    const receiver = sender === 0 ? 1 : 0
+    return {
+      clicked: new Map(pages[sender].clicks.map(([at, text]) => [text, clocks[sender].toDriver(at)])),
+      invoked: firstInPage(pages[sender].sends, clocks[sender]),
+      received: receivingSide({ userId: users[receiver].id, appRecords: appRecords[receiver], page: pages[receiver], clock: clocks[receiver] }, serviceRecords)
+    }
+  })
+
+  const sendToDom = new Hop('send → other DOM (click → text in their DOM)')
+  const clickToInvoke = new Hop('click → page sends messages:send to its app')
+  const invokeToPublish = new Hop('page sends it → service publishes to the other')
+  const publishToMain = new Hop('publish → other app receives')
+  const mainToRenderer = new Hop('other app receives → their page frame')
+  const rendererToDom = new Hop('their page frame → in their DOM')
+  for (let index = options.warmUp; index < total; index++) {
+    const text = `bench send ${index}`
+    const side = sides[index % 2]
+    if (side === undefined) continue
+    const { received } = side
+    const clicked = side.clicked.get(text)
+    const invoked = side.invoked.get(text)
+    const t0 = received.published.get(text)
+    sendToDom.add(clicked, received.drawn.get(text))
+    clickToInvoke.add(clicked, invoked)
+    invokeToPublish.add(invoked, t0)
+    publishToMain.add(t0, received.delivered.get(text))
+    mainToRenderer.add(received.delivered.get(text), received.framed.get(text))
+    rendererToDom.add(received.framed.get(text), received.drawn.get(text))
+  }
+  console.log(clocks[0].describe('Ada'))
+  console.log(clocks[1].describe('Grace'))
+  for (const hop of [sendToDom, clickToInvoke, invokeToPublish, publishToMain, mainToRenderer, rendererToDom]) console.log(hop.line())
+  return { figures: { send_to_other_dom_p50: sendToDom.p(50), send_to_other_dom_p99: sendToDom.p(99) }, baselines: {} }
+}
+
+function requirePid(run: Run): number {
+  const pid = run.service.pid
+  if (pid === undefined) throw new Error('the service process has no pid')
+  return pid
+}
+
 export async function measureLatency(run: Run, options: LatencyOptions): Promise<PartResult> {
   const { client, service } = run
-  const ada = client.account('Ada')
-  const grace = client.account('Grace')
   // Tokens of the bench's own, from device ids the apps never use, so their sessions are left alone.
-  const graceToken = await client.restToken(grace, 'bench-sender')
-  const adaRawToken = await client.restToken(ada, 'bench-raw-faye')
-  const adaId = await client.userId(adaRawToken)
+  const graceToken = await client.restToken(client.account('Grace'), 'bench-sender')
+  const adaFloorToken = await client.restToken(client.account('Ada'), 'bench-raw-faye')
+  const adaId = await client.userId(adaFloorToken)
   const graceId = await client.userId(graceToken)
   const groupId = (await client.groups(graceToken)).get(FIRST_GROUP)
   if (groupId === undefined) throw new Error(`Grace is not in ${FIRST_GROUP}`)
-  const serviceId = service.pid
-  if (serviceId === undefined) throw new Error('the service process has no pid')
 
   const opened: OpenedApp[] = []
-  let raw: RawFayeClient | null = null
+  let floor: RawFayeClient | null = null
   try {
-    // ── a push from the service to Ada's open conversation ──
-    const adaApp = await openSignedIn(run, 'ada-latency', ada)
-    opened.push(adaApp)
+    const ada = await openSignedIn(run, 'ada-latency', client.account('Ada'))
+    opened.push(ada)
     // Subscribed after Ada's app: the service writes each delivery to the subscribers in the order
     // they subscribed, and the floor must not be served before the app it is the floor of.
-    raw = await RawFayeClient.subscribe(service.origin, `/user/${adaId}`, adaRawToken)
-    const floorClient = raw
-    const adaPage = adaApp.page
-    await openGroup(adaPage)
+    floor = await RawFayeClient.subscribe(service.origin, `/user/${adaId}`, adaFloorToken)
+    await openGroup(ada.page)
     await sleep(1000)
-    const total = options.warmUp + options.pushes
-    // Unfocused, the app would also raise a notification for each message: the user is looking at it.
-    console.log(`Ada's page: visible ${String(await adaPage.evaluate('document.visibilityState === "visible"'))}, focused ${String(await adaPage.evaluate('document.hasFocus()'))}`)
-    console.log(`push → DOM: ${options.warmUp} warm-up + ${options.pushes} messages sent by Grace over REST into ${FIRST_GROUP}, open in Ada's app`)
-    const adaBefore = await calibrate(adaPage)
-    await armPage(adaPage)
-    const restAnswers: number[] = []
-    for (let index = 0; index < total; index++) {
-      const text = `bench push ${index}`
-      const shown = inDom(adaPage, text)
-      const floor = floorClient.waitFor(text)
-      const sent = epochNow()
-      await client.send(graceToken, groupId, text, `bench-push-${index}`)
-      if (index >= options.warmUp) restAnswers.push(epochNow() - sent)
-      await Promise.all([shown, floor])
-      await sleep(options.gapMs)
-      if ((index + 1) % 100 === 0) console.log(`  ${index + 1} / ${total}`)
-    }
-    await disarmPage(adaPage)
-    const adaClock = new DriftingClock(adaBefore, await calibrate(adaPage))
-    const adaPageRecords = await takeRecords(adaPage)
-    const serviceRecords = await collectProbe(serviceId)
-    const adaRecords = await collectProbe(adaApp.app.pid)
+    const pushes = await measurePushes({ run, ada, adaId, floor, graceToken, groupId }, options)
 
-    const published = firstAt(serviceRecords, 'published', `/user/${adaId}`)
-    const delivered = firstAt(adaRecords, 'delivered', `/user/${adaId}`)
-    const bridged = firstAt(adaRecords, 'bridged')
-    const framed = firstFrames(adaPageRecords, adaClock)
-    const drawn = domTimes(adaPageRecords, adaClock)
-    const pushToDom = new Hop('push → DOM (publish → text in the DOM)')
-    const rawFaye = new Hop('raw faye (publish → bare faye.Client)')
-    const serviceToMain = new Hop('hop service → main (publish → app receives)')
-    const mainToRenderer = new Hop('hop main → renderer (app receives → page frame)')
-    const rendererToDom = new Hop('hop renderer → DOM (page frame → in the DOM)')
-    const coreToHost = new Hop('  of which: app receives → host sends the frame')
-    const hostToPage = new Hop('  of which: host sends → page receives the frame')
-    for (let index = options.warmUp; index < total; index++) {
-      const text = `bench push ${index}`
-      const t0 = published.get(text)
-      pushToDom.add(t0, drawn.get(text))
-      rawFaye.add(t0, floorClient.receivedAt(text))
-      serviceToMain.add(t0, delivered.get(text))
-      mainToRenderer.add(delivered.get(text), framed.get(text))
-      rendererToDom.add(framed.get(text), drawn.get(text))
-      coreToHost.add(delivered.get(text), bridged.get(text))
-      hostToPage.add(bridged.get(text), framed.get(text))
-    }
-    console.log(adaClock.describe('Ada'))
-    console.log(`raw faye client's transport: ${[...floorClient.connectionTypes].join(', ') || 'none seen'}`)
-    for (const hop of [pushToDom, rawFaye, serviceToMain, mainToRenderer, coreToHost, hostToPage, rendererToDom]) console.log(hop.line())
-    console.log(`  ${'REST MS2 answered (driver, Grace sending)'.padEnd(44)} ${distribution(restAnswers)}`)
-
-    // ── a message from one user's Send click to the other's DOM ──
-    const graceApp = await openSignedIn(run, 'grace-latency', grace)
-    opened.push(graceApp)
-    const gracePage = graceApp.page
-    await openGroup(gracePage)
+    const grace = await openSignedIn(run, 'grace-latency', client.account('Grace'))
+    opened.push(grace)
+    await openGroup(grace.page)
     await sleep(1000)
-    const sendTotal = options.warmUp + options.sends
-    console.log(`focused: Ada's page ${String(await adaPage.evaluate('document.hasFocus()'))}, Grace's page ${String(await gracePage.evaluate('document.hasFocus()'))}`)
     console.log()
-    console.log(`send → other DOM: ${options.warmUp} warm-up + ${options.sends} messages typed and sent from the pages, alternating Ada → Grace and Grace → Ada`)
-    const clocksBefore = [await calibrate(adaPage), await calibrate(gracePage)] as const
-    await armPage(adaPage)
-    await armPage(gracePage)
-    for (let index = 0; index < sendTotal; index++) {
-      const text = `bench send ${index}`
-      const [from, to] = index % 2 === 0 ? [adaPage, gracePage] : [gracePage, adaPage]
-      const shown = inDom(to, text)
-      const composer = from.getByRole('textbox', { name: 'Message' })
-      await composer.fill(text)
-      await from.getByRole('button', { name: 'Send', exact: true }).click()
-      await shown
-      await inDom(from, text)
-      await sleep(options.gapMs)
-      if ((index + 1) % 100 === 0) console.log(`  ${index + 1} / ${sendTotal}`)
-    }
-    await disarmPage(adaPage)
-    await disarmPage(gracePage)
-    const adaSendClock = new DriftingClock(clocksBefore[0], await calibrate(adaPage))
-    const graceSendClock = new DriftingClock(clocksBefore[1], await calibrate(gracePage))
-    const adaSend = await takeRecords(adaPage)
-    const graceSend = await takeRecords(gracePage)
-    const serviceSend = await collectProbe(serviceId)
-    const adaSendRecords = await collectProbe(adaApp.app.pid)
-    const graceSendRecords = await collectProbe(graceApp.app.pid)
-
-    const clicks = (records: PageRecords, clock: DriftingClock): Map<string, number> =>
-      new Map(records.clicks.map(([at, text]) => [text, clock.toDriver(at)]))
-    const invokes = (records: PageRecords, clock: DriftingClock): Map<string, number> =>
-      new Map(records.sends.map(([at, text]) => [text, clock.toDriver(at)]))
-    const sides = [
-      {
-        clicks: clicks(adaSend, adaSendClock),
-        invokes: invokes(adaSend, adaSendClock),
-        receiver: { id: graceId, page: graceSend, clock: graceSendClock, records: graceSendRecords }
-      },
-      {
-        clicks: clicks(graceSend, graceSendClock),
-        invokes: invokes(graceSend, graceSendClock),
-        receiver: { id: adaId, page: adaSend, clock: adaSendClock, records: adaSendRecords }
-      }
-    ]
-    const sendToDom = new Hop('send → other DOM (click → text in their DOM)')
-    const clickToInvoke = new Hop('click → page sends messages:send to its app')
-    const invokeToPublish = new Hop('page sends it → service publishes to the other')
-    const sendServiceToMain = new Hop('publish → other app receives')
-    const sendMainToRenderer = new Hop('other app receives → their page frame')
-    const sendRendererToDom = new Hop('their page frame → in their DOM')
-    for (let index = options.warmUp; index < sendTotal; index++) {
-      const text = `bench send ${index}`
-      const side = sides[index % 2]
-      if (side === undefined) continue
-      const { receiver } = side
-      const clicked = side.clicks.get(text)
-      const t0 = firstAt(serviceSend, 'published', `/user/${receiver.id}`).get(text)
-      const received = firstAt(receiver.records, 'delivered', `/user/${receiver.id}`).get(text)
-      const frame = firstFrames(receiver.page, receiver.clock).get(text)
-      const dom = domTimes(receiver.page, receiver.clock).get(text)
-      const invoked = side.invokes.get(text)
-      sendToDom.add(clicked, dom)
-      clickToInvoke.add(clicked, invoked)
-      invokeToPublish.add(invoked, t0)
-      sendServiceToMain.add(t0, received)
-      sendMainToRenderer.add(received, frame)
-      sendRendererToDom.add(frame, dom)
-    }
-    console.log(adaSendClock.describe('Ada'))
-    console.log(graceSendClock.describe('Grace'))
-    for (const hop of [sendToDom, clickToInvoke, invokeToPublish, sendServiceToMain, sendMainToRenderer, sendRendererToDom]) console.log(hop.line())
-
-    const p = (hop: Hop, at: number): number => percentile(hop.samples, at)
-    return {
-      figures: {
-        push_to_dom_p50: p(pushToDom, 50),
-        push_to_dom_p99: p(pushToDom, 99),
-        raw_faye_p50: p(rawFaye, 50),
-        raw_faye_p99: p(rawFaye, 99),
-        hop_service_to_main_p99: p(serviceToMain, 99),
-        hop_main_to_renderer_p99: p(mainToRenderer, 99),
-        hop_renderer_to_dom_p99: p(rendererToDom, 99),
-        send_to_other_dom_p50: p(sendToDom, 50),
-        send_to_other_dom_p99: p(sendToDom, 99)
-      },
-      baselines: {
-        push_to_dom_p50: `raw faye p50 ${p(rawFaye, 50).toFixed(2)}`,
-        push_to_dom_p99: `raw faye p99 ${p(rawFaye, 99).toFixed(2)}`,
-        hop_service_to_main_p99: `raw faye p99 ${p(rawFaye, 99).toFixed(2)}`,
-        send_to_other_dom_p50: `REST MS2 answer p50 ${percentile(restAnswers, 50).toFixed(2)}`,
-        send_to_other_dom_p99: `REST MS2 answer p99 ${percentile(restAnswers, 99).toFixed(2)}`
-      }
-    }
+    const sends = await measureSends(run, [{ app: ada, id: adaId }, { app: grace, id: graceId }], options)
+    return { figures: { ...pushes.figures, ...sends.figures }, baselines: { ...pushes.baselines, ...sends.baselines } }
   } finally {
-    await raw?.close()
+    await floor?.close()
     for (const app of opened) await app.close()
   }
 }
