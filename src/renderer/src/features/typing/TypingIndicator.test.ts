@@ -23,8 +23,16 @@ describe('typingText', () => {
 
 describe('TypingIndicator', () => {
   it('is a status that reads who is typing', () => {
-    render(TypingIndicator, { text: 'Grace is typing…' })
-    expect(screen.getByRole('status')).toHaveTextContent(/is typing…$/)
+    render(TypingIndicator, { names: ['Grace', 'Alan'] })
+    expect(screen.getByRole('status')).toHaveTextContent(/^Grace and Alan are typing…$/)
+  })
+
+  it('isolates each name, so an override left open in one cannot turn the words after it around', () => {
+    const name = 'Eve \u202Egnp.exe'
+    render(TypingIndicator, { names: [name, 'Alan'] })
+    const status = screen.getByRole('status')
+    expect(status.textContent).toBe(`${name} and Alan are typing…`)
+    expect([...status.querySelectorAll('bdi')].map((bdi) => bdi.textContent)).toEqual([name, 'Alan'])
   })
 })
 

@@ -65,11 +65,23 @@ export class TypistsModel {
   }
 }
 
-export function typingText(names: readonly string[]): string {
+/**
+ * A piece of the typing line: the app's own words, or a typist's name, drawn isolated from the
+ * words after it so that a right-to-left override left open in a name cannot turn them around.
+ */
+export type TypingPart = string | { given: string }
+
+export function typingParts(names: readonly string[]): TypingPart[] {
   const [first, second, third] = names
-  if (first === undefined) return ''
-  if (second === undefined) return `${first} is typing…`
-  if (third === undefined) return `${first} and ${second} are typing…`
-  if (names.length === 3) return `${first}, ${second} and ${third} are typing…`
-  return `${first}, ${second} and ${names.length - 2} others are typing…`
+  if (first === undefined) return []
+  if (second === undefined) return [{ given: first }, ' is typing…']
+  if (third === undefined) return [{ given: first }, ' and ', { given: second }, ' are typing…']
+  if (names.length === 3) return [{ given: first }, ', ', { given: second }, ' and ', { given: third }, ' are typing…']
+  return [{ given: first }, ', ', { given: second }, ` and ${names.length - 2} others are typing…`]
+}
+
+export function typingText(names: readonly string[]): string {
+  return typingParts(names)
+    .map((part) => (typeof part === 'string' ? part : part.given))
+    .join('')
 }
