@@ -62,19 +62,25 @@ export interface Fault {
   outageMs: number
 }
 
-/** `kills` and `cuts` in a random order, each after a gap and lasting a while, both in the given ranges. */
+/**
+ * `kills` and `cuts` in a random order but for the last, which is a kill: each after a gap and
+ * lasting a while, both in the given ranges. A kill ends the run because the service forgets the
+ * apps' push clients: what they missed comes back only through their own catch-up, and no later
+ * outage's would mend it.
+ */
 export function faultSchedule(
   random: () => number,
   counts: { kills: number; cuts: number },
   ranges: { gapMs: [number, number]; outageMs: [number, number] }
 ): Fault[] {
+  if (counts.kills < 1) throw new Error('the schedule ends with a kill')
   const between = ([low, high]: [number, number]): number => Math.round(low + random() * (high - low))
-  const kinds: Fault['kind'][] = [...Array<'kill'>(counts.kills).fill('kill'), ...Array<'cut'>(counts.cuts).fill('cut')]
+  const kinds: Fault['kind'][] = [...Array<'kill'>(counts.kills - 1).fill('kill'), ...Array<'cut'>(counts.cuts).fill('cut')]
   for (let index = kinds.length - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1))
     ;[kinds[index], kinds[other]] = [kinds[other] as Fault['kind'], kinds[index] as Fault['kind']]
   }
-  return kinds.map((kind) => ({ kind, gapMs: between(ranges.gapMs), outageMs: between(ranges.outageMs) }))
+  return [...kinds, 'kill' as const].map((kind) => ({ kind, gapMs: between(ranges.gapMs), outageMs: between(ranges.outageMs) }))
 }
 
 /** What a REST send came to: stored by this attempt, or by an earlier one whose answer was lost (409). */

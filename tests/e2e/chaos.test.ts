@@ -44,12 +44,12 @@ const RESTART_ALLOWANCE_MS = 1_500
  */
 const APP_SEND = /^POST \/v3\/groups\/\d+\/messages /
 /**
- * And as the service comes back from each kill, the first reads of what the apps missed lose their
- * answers (two: the REST client reads once more by itself): push is back by then, and only the app
- * itself can ask again.
+ * And as the service comes back from each kill, the apps' first reads of what they missed lose
+ * their answers: two for each app, its catch-up's and the one its REST client makes again by
+ * itself. Push is back by then, and only the app itself can ask again.
  */
 const CATCH_UP_READ = /^GET \/v3\/groups\/\d+\/messages\?after_id=/
-const CATCH_UP_READS_LOST = 2
+const CATCH_UP_READS_LOST = 2 * 2
 /** How long the answers set up to be lost may take to come (an app reconnects with a backoff). */
 const LOSS_WAIT_MS = 30_000
 
