@@ -128,6 +128,14 @@ const LINK_MESSAGES = [
   `[links-quote] https://example.test/"onmouseover="${ran('link-attr')}`
 ]
 
+/** Places: a name made of markup on a real place links to a map; coordinates that are not numbers link nowhere. */
+const PLACE_NAME = `<img src=x onerror=${ran('location-name')}>`
+const LOCATIONS = [
+  { lat: '51.5', lng: '-0.12', name: PLACE_NAME },
+  { lat: `javascript:${ran('location-lat')}`, lng: '0', name: 'Nowhere at all' }
+]
+const MAP_PAGE = 'https://www.openstreetmap.org/?mlat=51.5&mlon=-0.12#map=16/51.5/-0.12'
+
 const POLL = {
   subject: `<script>${ran('poll-subject')}</script>${RIGHT_TO_LEFT_OVERRIDE}`,
   options: [`<img src=x onerror=${ran('poll-option')}>`, longWord(160, 'O'), `${RIGHT_TO_LEFT_OVERRIDE}${ZERO_WIDTH}{@html x}`]
@@ -175,9 +183,9 @@ async function signUp(who: { name: string; email: string; phoneNumber: string })
 }
 
 let sourceGuid = 0
-async function post(groupId: string, person: Person, text: string): Promise<void> {
+async function post(groupId: string, person: Person, text: string, attachments: unknown[] = []): Promise<void> {
   sourceGuid += 1
-  await call('POST', `/v3/groups/${groupId}/messages`, person.token, { message: { source_guid: `hostile-${sourceGuid}`, text } })
+  await call('POST', `/v3/groups/${groupId}/messages`, person.token, { message: { source_guid: `hostile-${sourceGuid}`, text, attachments } })
 }
 
 /** Mallory's group with these people in it, each with the nickname given (Mallory's is her name until she changes it). */
@@ -215,6 +223,7 @@ async function seedHostileContent(): Promise<{ eve: Person; bidiGroup: string }>
   const writers = [mallory, trudy, wil, eve]
   for (const [index, message] of MESSAGES.entries()) await post(markupGroup, writers[index % writers.length] ?? mallory, message.text)
   for (const text of LINK_MESSAGES) await post(markupGroup, mallory, text)
+  for (const [index, location] of LOCATIONS.entries()) await post(markupGroup, mallory, `[location-${index}]`, [{ type: 'location', ...location }])
 
   const expiration = Math.floor(Date.now() / 1000) + 86_400
   const { poll } = await call<{ poll: { data: { id: string } } }>('POST', `/v3/poll/${markupGroup}`, mallory.token, {
@@ -495,11 +504,18 @@ describe('hostile content shown to Ada', () => {
     const quoted = messageRow(ada, '[links-quote]').getByRole('link')
     expect(await quoted.getAttribute('href')).toBe('https://example.test/')
     await quoted.click()
+    const place = messageRow(ada, '[location-0]').getByRole('link', { name: PLACE_NAME })
+    expect(await place.getAttribute('href')).toBe(MAP_PAGE)
+    await place.click()
+    const nowhere = messageRow(ada, '[location-1]')
+    await nowhere.getByText('Nowhere at all').waitFor()
+    expect(await nowhere.getByRole('link').count()).toBe(0)
 
     const expected = [
       ...WEB_LINKS.flatMap((target) => [new URL(target).href, new URL(target).href]),
       `https://example.test/${encodeURI(RIGHT_TO_LEFT_OVERRIDE)}gpj.exe`,
-      'https://example.test/'
+      'https://example.test/',
+      MAP_PAGE
     ]
     await expect.poll(() => opened.length).toBe(expected.length)
     expect(opened.map((target) => new URL(target).href)).toEqual(expected)
