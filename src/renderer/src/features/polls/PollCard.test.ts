@@ -33,6 +33,15 @@ describe('PollCard', () => {
     expect(screen.queryByRole('button', { name: 'End poll' })).not.toBeInTheDocument()
   })
 
+  it('isolates each voter\'s name, so an override left open in one cannot turn the others around', async () => {
+    const name = 'Eve \u202Egnp.exe'
+    const voters = [{ id: 'u5', name }, { id: 'u2', name: 'Alan' }, { id: 'u3', name: '' }]
+    showPoll(new FakeApi().returns('polls:get', poll({ options: [{ id: '1', title: 'Noodles', votes: 3, voters }, { id: '2', title: 'Tacos', votes: 0, voters: [] }] })))
+    const line = (await screen.findByText(name)).parentElement
+    expect(line?.textContent).toBe(`${name}, Alan, Someone`)
+    expect([...(line?.querySelectorAll('bdi') ?? [])].map((bdi) => bdi.textContent)).toEqual([name, 'Alan', 'Someone'])
+  })
+
   it('takes several answers as checkboxes on a multiple-choice poll, and changes a vote already made', async () => {
     const fake = new FakeApi().returns('polls:get', poll({ multiple: true, myVotes: ['1'] }))
     fake.handle('polls:vote', ({ optionIds }) => ({ ok: true, value: poll({ multiple: true, myVotes: optionIds }) }))
