@@ -248,6 +248,32 @@ describe('PushConnection', () => {
     expect((await received).message.text).toBe('again')
   }, 20_000)
 
+  it('sends typing once and only while connected, so typing through a restart costs no reconnect of its own', async () => {
+    const first = await startGateway()
+    const { connection, statuses } = connect(first.origin)
+    let reconnected = 0
+    connection.on('reconnected', () => (reconnected += 1))
+    connection.follow(groupChannel('42'))
+    await connection.whenSubscribed(groupChannel('42'))
+    // Someone writing all through the outage (the app sends typing every few seconds; faster here).
+    const typing = setInterval(() => connection.sendTyping(groupChannel('42'), '7'), 20)
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await first.stop()
+      await vi.waitFor(() => expect(connection.status).toBe('reconnecting'), { timeout: 10_000 })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const second = await startGateway({ port: first.port })
+      await vi.waitFor(() => expect(reconnected).toBe(1), { timeout: 10_000, interval: 20 })
+      // Room for a publish of before the restart, sent again with the client id the service forgot, to show itself.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected'])
+      expect(reconnected).toBe(1)
+      expect(second.handshakes).toHaveLength(1)
+    } finally {
+      clearInterval(typing)
+    }
+  }, 20_000)
+
   describe.each([
     ['long polling', true],
     ['WebSocket', false]

@@ -191,11 +191,17 @@ export class PushConnection {
     return new Promise((resolve, reject) => entry.waiters.push({ resolve, reject }))
   }
 
-  /** Tells the others in a conversation that this user is typing (§14.3); best effort. */
+  /**
+   * Tells the others in a conversation that this user is typing (§14.3); best effort: only while
+   * connected, and never tried again. faye would retry a failed publish as it was first sent, with
+   * the client id of before an outage: after a restart the service answers each such retry
+   * `401::Unknown client` with advice to handshake, and every one of them cost a fresh handshake,
+   * subscriptions and all, and a `reconnected` with its catch-up.
+   */
   sendTyping(channel: string, userId: string): void {
-    if (this.#client === null || this.#closed) return
+    if (this.#client === null || this.#closed || this.#status !== 'connected') return
     this.#client
-      .publish(channel, { type: 'typing', user_id: userId, started: this.#now() })
+      .publish(channel, { type: 'typing', user_id: userId, started: this.#now() }, { attempts: 1 })
       .then(undefined, (error) => this.#deps.log.warn(`push: typing on ${channel} not sent`, error))
   }
 
