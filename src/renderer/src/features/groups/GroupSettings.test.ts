@@ -183,6 +183,8 @@ describe('Group settings: the owner’s and everyone’s ways out', () => {
     const remove = within(dialog).getByRole('button', { name: 'Delete group' })
     expect(remove).toBeDisabled()
     const confirmation = within(dialog).getByRole('textbox', { name: 'Type “Book club” to delete the group for everyone' })
+    // The name is isolated from the words after it, whatever overrides it leaves open.
+    expect(dialog.querySelector(`label[for="${confirmation.id}"] bdi`)?.textContent).toBe('Book club')
     await fireEvent.input(confirmation, { target: { value: 'Book clu' } })
     expect(remove).toBeDisabled()
     await fireEvent.input(confirmation, { target: { value: 'Book club' } })

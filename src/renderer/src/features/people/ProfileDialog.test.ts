@@ -104,6 +104,8 @@ describe('profile', () => {
     const send = within(dialog).getByRole('button', { name: 'Send message' })
     expect(send).toBeDisabled()
     expect(send).toHaveAccessibleDescription('Grace Hopper is not accepting messages from you.')
+    // The name is isolated from the words after it, whatever overrides it leaves open.
+    expect(dialog.querySelector(`#${send.getAttribute('aria-describedby') ?? ''} bdi`)?.textContent).toBe('Grace Hopper')
   })
 
   it('blocks at once, without asking, then offers Unblock to undo it', async () => {
@@ -116,6 +118,7 @@ describe('profile', () => {
     const send = within(dialog).getByRole('button', { name: 'Send message' })
     expect(send).toBeDisabled()
     expect(send).toHaveAccessibleDescription('You block Grace Hopper: unblock them to send a message.')
+    expect(dialog.querySelector(`#${send.getAttribute('aria-describedby') ?? ''} bdi`)?.textContent).toBe('Grace Hopper')
   })
 
   it('keeps the profile as it was when a block is refused, and says why', async () => {
