@@ -4,7 +4,8 @@
 // new token) and reloads the page. Meanwhile every bridge frame both ways, every console line, every page address and every
 // request the page made, and every line main logged, are recorded. Then both tokens, read from
 // where browser mode keeps them, are looked for in all of it and in everything the page holds: the
-// DOM with its attributes and field values, both storages, IndexedDB, cookies and Cache Storage.
+// DOM with its attributes and field values, both storages, IndexedDB, cookies, Cache Storage and
+// the strings of the page's JavaScript heap.
 // The scan cannot pass for want of looking: the recordings must hold what the session said (a
 // message both ways, main's warning from signing out while the service was away), and a control
 // plants the token in each place the page holds, and in the console, and proves the scan finds it.
@@ -110,10 +111,25 @@ async function pageHoldings(page: Page): Promise<Record<string, string>> {
   return page.evaluate<Record<string, string>>(`(${PAGE_HOLDINGS_IN_PAGE})()`)
 }
 
+/**
+ * The page's JavaScript heap as a V8 heap snapshot, whose strings table holds every string the
+ * page's scripts keep: state, closures and caches no storage or markup shows.
+ */
+async function heapSnapshot(page: Page, context: BrowserContext): Promise<string> {
+  const session = await context.newCDPSession(page)
+  const chunks: string[] = []
+  session.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }) => chunks.push(chunk))
+  await session.send('HeapProfiler.enable')
+  await session.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+  await session.detach()
+  return chunks.join('')
+}
+
 /** Every place the renderer could keep or show a token, or main could let one slip, as text by name. */
 async function everyPlace(page: Page, context: BrowserContext, recording: Recording): Promise<Record<string, string>> {
   return {
     ...(await pageHoldings(page)),
+    jsHeap: await heapSnapshot(page, context),
     browserCookies: JSON.stringify(await context.cookies()),
     pageAddress: page.url(),
     addressesVisited: recording.addresses.join('\n'),
@@ -245,6 +261,7 @@ describe("Ada's access token, over a whole session", () => {
     expect(places.framesSent).toContain('Secrets test: back again')
     expect(places.framesReceived).toContain('Secrets test: hello from Grace')
     expect(places.dom).toContain('Secrets test: back again')
+    expect(places.jsHeap).toContain('Secrets test: back again')
     expect(places.mainLog).toContain('could not destroy the token on the service')
     for (const token of tokens) expect(placesHolding(places, token)).toEqual([])
     expect(world.pageErrors).toEqual([])
@@ -274,12 +291,13 @@ describe("Ada's access token, over a whole session", () => {
         }
         request.onerror = () => reject(request.error)
       })
+      window.controlToken = token
       console.log('control', token)
     })(${JSON.stringify(token)})`)
     await expect.poll(() => recording.console.some((line) => line.includes(token))).toBe(true)
 
     const found = placesHolding(await everyPlace(ada, context, recording), token)
-    const planted = ['dom', 'fieldValues', 'localStorage', 'sessionStorage', 'indexedDB', 'cookies', 'cacheStorage', 'browserCookies', 'console']
+    const planted = ['dom', 'fieldValues', 'localStorage', 'sessionStorage', 'indexedDB', 'cookies', 'cacheStorage', 'browserCookies', 'jsHeap', 'console']
     expect(found.toSorted()).toEqual(planted.toSorted())
   })
 })
