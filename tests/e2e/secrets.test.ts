@@ -1,11 +1,11 @@
-// The access token never reaches the renderer. Ada uses the app in Chromium as a person would for a
-// whole session: signs in through the SMS code, opens conversations, sends, receives, reacts,
-// sends a picture, opens every Settings tab, signs out (while the service is away) and in again (a
-// new token) and reloads the page. Meanwhile every bridge frame both ways, every console line, every page address and every
-// request the page made, and every line main logged, are recorded. Then both tokens, read from
-// where browser mode keeps them, are looked for in all of it and in everything the page holds: the
-// DOM with its attributes and field values, both storages, IndexedDB, cookies, Cache Storage and
-// the strings of the page's JavaScript heap.
+// The access token never reaches the renderer. Ada uses the app in Chromium as a person would for
+// a whole session: signs in through the SMS code, opens conversations, sends, receives, reacts,
+// sends a picture, opens every Settings tab, signs out (while the service is away) and in again
+// (a new token) and reloads the page. Meanwhile every bridge frame both ways, every console line,
+// every page address and request, and every line main logged are recorded. Then both tokens, read
+// from where browser mode keeps them, are looked for in all of it and in everything the page
+// holds: the DOM with its attributes and field values, both storages, IndexedDB, cookies, Cache
+// Storage and the strings of the page's JavaScript heap.
 // The scan cannot pass for want of looking: the recordings must hold what the session said (a
 // message both ways, main's warning from signing out while the service was away), and a control
 // plants the token in each place the page holds, and in the console, and proves the scan finds it.
