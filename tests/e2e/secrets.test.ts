@@ -112,8 +112,8 @@ async function pageHoldings(page: Page): Promise<Record<string, string>> {
 }
 
 /**
- * The page's JavaScript heap as a V8 heap snapshot, whose strings table holds every string the
- * page's scripts keep: state, closures and caches no storage or markup shows.
+ * The page's JavaScript heap, as the engine's heap snapshot: its strings table holds every string
+ * the page's scripts keep, in state, closures and caches no storage or markup shows.
  */
 async function heapSnapshot(page: Page, context: BrowserContext): Promise<string> {
   const session = await context.newCDPSession(page)
