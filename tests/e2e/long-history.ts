@@ -2,8 +2,7 @@
 // (`npm run bench:history`): seeding thousands of messages through the service's REST interface,
 // and scrolling a page's history to its very top while watching the DOM and the frames.
 import type { Page } from 'playwright-core'
-import type { DemoAccount } from '../../server/src/index'
-import { conversation, FIRST_GROUP, type EndToEnd } from './support'
+import type { EndToEnd } from './support'
 
 /** How many sends are on their way at once while seeding. */
 const SEND_CONCURRENCY = 16
@@ -39,26 +38,6 @@ export async function seedHistory(world: SeedingService, groupName: string, coun
     const batch = Array.from({ length: Math.min(SEND_CONCURRENCY, from + count - first) }, (_, offset) => first + offset)
     await Promise.all(batch.map(send))
   }
-}
-
-/**
- * `EndToEnd.signIn` without vitest's `expect.poll`, so that the benchmark, which runs outside
- * vitest, can sign in the same way.
- */
-export async function signInOutsideTests(world: EndToEnd, page: Page, who: DemoAccount): Promise<void> {
-  await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
-  await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('button', { name: 'Send code' }).click()
-  let code: string | null = null
-  for (let attempt = 0; code === null && attempt < 100; attempt++) {
-    code = await world.lastSmsCode(who.phoneNumber).catch(() => null)
-    if (code === null) await page.waitForTimeout(100)
-  }
-  if (code === null) throw new Error(`no code was sent to ${who.phoneNumber}`)
-  await page.getByRole('textbox', { name: 'Verification code' }).fill(code)
-  await page.getByRole('button', { name: 'Verify' }).click()
-  await conversation(page, FIRST_GROUP).waitFor()
 }
 
 export interface ScrollToTopReport {

@@ -148,9 +148,9 @@ export class EndToEnd {
     await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
     await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
     await page.getByRole('button', { name: 'Sign in' }).click()
+    const sentBefore = await this.smsCount(who.phoneNumber)
     await page.getByRole('button', { name: 'Send code' }).click()
-    await expect.poll(() => this.lastSmsCode(who.phoneNumber).catch(() => null)).not.toBeNull()
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await this.lastSmsCode(who.phoneNumber))
+    await page.getByRole('textbox', { name: 'Verification code' }).fill(await this.nextSmsCode(who.phoneNumber, sentBefore))
     await page.getByRole('button', { name: 'Verify' }).click()
     await conversation(page, FIRST_GROUP).waitFor()
   }
@@ -198,11 +198,32 @@ export class EndToEnd {
   }
 
   async lastSmsCode(phoneNumber: string): Promise<string> {
-    const response = await fetch(`${this.#origin}/dev/outbox?to=${encodeURIComponent(phoneNumber)}`)
-    const outbox = (await response.json()) as { text: string }[]
-    const code = outbox.at(-1)?.text.match(/\d{6}/)?.[0]
+    const code = (await this.#smsTo(phoneNumber)).at(-1)?.text.match(/\d{6}/)?.[0]
     if (code === undefined) throw new Error(`no code was sent to ${phoneNumber}`)
     return code
+  }
+
+  /** How many texts the service has sent to the number so far. */
+  async smsCount(phoneNumber: string): Promise<number> {
+    return (await this.#smsTo(phoneNumber)).length
+  }
+
+  /**
+   * The code of the next text to the number after `sentBefore` texts (from `smsCount`): a code
+   * sent earlier, for another sign-in, is no use and must not be read in its place.
+   */
+  async nextSmsCode(phoneNumber: string, sentBefore: number, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs
+    while ((await this.smsCount(phoneNumber)) <= sentBefore) {
+      if (Date.now() > deadline) throw new Error(`no new code was sent to ${phoneNumber} within ${timeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return this.lastSmsCode(phoneNumber)
+  }
+
+  async #smsTo(phoneNumber: string): Promise<{ text: string }[]> {
+    const response = await fetch(`${this.#origin}/dev/outbox?to=${encodeURIComponent(phoneNumber)}`)
+    return (await response.json()) as { text: string }[]
   }
 
   async close(): Promise<void> {
