@@ -76,16 +76,24 @@ function printTable(figures: Figures, baselines: Partial<Record<FigureKey, strin
 
 async function main(): Promise<void> {
   for (const part of settings.parts) if (!ALL_PARTS.includes(part)) throw new Error(`BENCH_PARTS: no part "${part}" (${ALL_PARTS.join(', ')})`)
+  const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
+  let rendererDir = join(ROOT, 'out', 'renderer')
   if (!settings.skipBuild) {
+    // Into a folder of the run's own: a build of out/ by anyone else during the run cannot pull the
+    // renderer from under the apps, and this one cannot pull it from under theirs.
     console.log('building the app (electron-vite build)…')
-    const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' })
-    if (build.status !== 0) throw new Error('electron-vite build failed')
+    const outDir = join(dataRoot, 'out')
+    const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { cwd: ROOT, stdio: 'ignore' })
+    if (build.status !== 0) {
+      rmSync(dataRoot, { recursive: true, force: true })
+      throw new Error('electron-vite build failed')
+    }
+    rendererDir = join(outDir, 'renderer')
   }
   const loadBefore = load()
-  const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   const service = await startServiceProcess(join(dataRoot, 'service.db'))
   const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, pageErrors: [], adaSignedIn: false }
+  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, rendererDir, pageErrors: [], adaSignedIn: false }
   const cpu = cpus()
   console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; Node ${process.version}; Chromium ${browser.version()}`)
   console.log(`load average before: ${loadBefore}`)

@@ -69,7 +69,7 @@ async function startOnce(run: Run, names: readonly string[]): Promise<ColdStart>
   // The tab is open before the process starts, as a browser already running would be.
   const page: Page = await context.newPage()
   page.on('pageerror', (error) => run.pageErrors.push(error))
-  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin)
+  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin, run.rendererDir)
   try {
     await page.goto(app.url)
     const readyAt = (await page.evaluate('window.__listReady')) as number

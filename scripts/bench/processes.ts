@@ -36,11 +36,11 @@ export interface AppProcess {
  * One user's app core. `--expose-gc` lets the probe collect garbage before the driver reads the
  * process's resident memory.
  */
-export async function startAppProcess(dataDir: string, serviceOrigin: string): Promise<AppProcess> {
+export async function startAppProcess(dataDir: string, serviceOrigin: string, rendererDir: string): Promise<AppProcess> {
   const spawnedAt = epochNow()
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', '--import', APP_PROBE, APP_ENTRY, '--data-dir', dataDir, '--service-origin', serviceOrigin],
+    ['--expose-gc', '--import', 'tsx', '--import', APP_PROBE, APP_ENTRY, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', rendererDir],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let errors = ''

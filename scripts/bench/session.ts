@@ -15,6 +15,8 @@ export interface Run {
   browser: Browser
   /** Each user's data directory lives under it. */
   dataRoot: string
+  /** The built renderer the apps serve. */
+  rendererDir: string
   /** Uncaught errors in any page. */
   pageErrors: Error[]
   /** Ada's app has signed in on her data directory (`cold-start.ts`), after the seeding. */
@@ -30,7 +32,7 @@ export interface OpenedApp {
 
 /** Starts a user's app process on `dataDir` and opens it in a browser context of its own. */
 export async function openApp(run: Run, dataDir: string): Promise<OpenedApp> {
-  const app = await startAppProcess(join(run.dataRoot, dataDir), run.service.origin)
+  const app = await startAppProcess(join(run.dataRoot, dataDir), run.service.origin, run.rendererDir)
   const context = await run.browser.newContext()
   await context.addInitScript({ content: PAGE_PROBE })
   const page = await context.newPage()
