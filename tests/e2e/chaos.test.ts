@@ -1,9 +1,10 @@
 // Chaos: Ada and Grace exchange 1,000 messages in a group, from their apps (typed into the composer
 // in Chromium) and through REST (as another client of theirs would send), while the service is
 // killed outright and started again on the same database 5 times and the network between the apps
-// and the service is cut 10 times. At the end every message is stored once, shown once and in the
-// service's order in each app, and nothing typed is lost. The faults follow a seeded schedule: the
-// seed is printed, and CHAOS_SEED=<seed> runs the same schedule again.
+// and the service is cut 10 times, and the proxy in between loses answers (to sends the service
+// stored, and to the reads that catch up after a kill). At the end every message is stored once,
+// shown once and in the service's order in each app, and nothing typed is lost. The faults follow a
+// seeded schedule: the seed is printed, and CHAOS_SEED=<seed> runs the same schedule again.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -12,12 +13,12 @@ import {
   KeptLog,
   pause,
   postUntilAnswered,
-  within,
   readShownHistory,
   seededRandom,
   storedMessages,
   unsentRows,
   until,
+  within,
   type Fault,
   type StoredMessage
 } from './chaos-world'
