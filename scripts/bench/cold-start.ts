@@ -1,13 +1,18 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
+import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
 import { calibrate, toDriverTime } from './page-probe'
-import { startAppProcess } from './processes'
+import { ROOT, startAppProcess } from './processes'
+import { epochNow } from './probes/records'
 import { seededGroupName } from './seed'
 import { openSignedIn, type Run } from './session'
+
+const APP_MODULE = fileURLToPath(new URL('../../src/main/browser/app.ts', import.meta.url))
 
 /** Ada's data directory for the parts that open the seeded conversations. */
 export const ADA_DATA_DIR = 'ada'
@@ -58,6 +63,18 @@ function filesIn(directory: string, prefix = ''): string[] {
   })
 }
 
+/**
+ * The floor under a start from source: a Node process, started as the app's is (`--import tsx`),
+ * that only imports the browser-mode app's modules; the milliseconds from its spawn until they are
+ * loaded.
+ */
+async function loadingFloorMs(): Promise<number> {
+  const started = epochNow()
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(APP_MODULE)})`], { cwd: ROOT, stdio: 'ignore' })
+  await new Promise((resolve) => child.once('exit', resolve))
+  return epochNow() - started
+}
+
 interface ColdStart {
   totalMs: number
   listeningMs: number
@@ -98,9 +115,15 @@ export async function measureColdStart(run: Run, options: { conversations: numbe
       `  start ${attempt + 1}: ${start.totalMs.toFixed(0)} ms to every one of the ${names.length} seeded conversations listed and enabled (process listening after ${start.listeningMs.toFixed(0)} ms)`
     )
   }
+  const floors: number[] = []
+  for (let attempt = 0; attempt < 3; attempt++) floors.push(await loadingFloorMs())
+  const floor = median(floors)
+  console.log(`  floor: a Node process with tsx that only loads the app's modules from source, spawn to exit: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`)
   const total = median(starts.map((start) => start.totalMs))
   return {
     figures: { cold_start_100_ms: total },
-    baselines: { cold_start_100_ms: `process listening after ${median(starts.map((start) => start.listeningMs)).toFixed(0)} (median)` }
+    baselines: {
+      cold_start_100_ms: `process listening ${median(starts.map((start) => start.listeningMs)).toFixed(0)}; node + tsx + the app's modules ${floor.toFixed(0)}`
+    }
   }
 }
