@@ -54,56 +54,70 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
 
   const server: Server = createServer((client) => {
     if (cut) {
-      client.destroy()
+      client.resetAndDestroy()
       return
     }
     connections += 1
+    relay(client)
+  })
+
+  function relay(client: Socket): void {
     const upstream = connect({ host: upstreamHost, port: Number(port) })
     open.add(client)
     open.add(upstream)
+    carried.set(client, [])
+    let reachedService = false
+    let requested = false
     // An answer on its way to a trapped request is swallowed, and the connection dropped with it.
-    let loseNextAnswer = false
+    // The trap counts the answer as lost only when one comes: a request that never reached the
+    // service (it was down) had no answer to lose, and the trap waits for the next.
+    let springing: AnswerTrap | null = null
     const dropBoth = (): void => {
-      client.destroy()
+      client.resetAndDestroy()
       upstream.destroy()
       open.delete(client)
       open.delete(upstream)
       carried.delete(client)
     }
-    carried.set(client, [])
+    // The service is down: without the proxy the connection would have been refused outright. One
+    // reset before its request is read leaves fetch waiting for ever, so the reset waits for it.
+    const refuse = (): void => {
+      if (requested) return dropBoth()
+      client.once('data', dropBoth)
+      setTimeout(dropBoth, 1_000).unref()
+    }
     client.on('data', (chunk: Buffer) => {
+      requested = true
+      if (upstream.destroyed) return
       const line = firstLine(chunk)
       // Only requests are kept, not every chunk of a WebSocket's traffic.
       if (REQUEST_LINE.test(line)) carried.get(client)?.push(line)
-      if (blocked?.test(line)) {
-        dropBoth()
-        return
-      }
+      if (blocked?.test(line)) return dropBoth()
       const trap = traps.find((candidate) => candidate.requestLine.test(line))
       if (trap !== undefined && trap.passing > 0) trap.passing -= 1
-      else if (trap !== undefined) {
-        loseNextAnswer = true
-        trap.remaining -= 1
-        if (trap.remaining === 0) traps.splice(traps.indexOf(trap), 1)
-        const afterLoss = trap.remaining === 0 ? trap.done : undefined
-        upstream.once('data', () => afterLoss?.())
-      }
+      else if (trap !== undefined) springing = trap
       upstream.write(chunk)
     })
     upstream.on('data', (chunk: Buffer) => {
-      if (loseNextAnswer) {
-        dropBoth()
+      if (springing === null) {
+        client.write(chunk)
         return
       }
-      client.write(chunk)
+      const trap = springing
+      dropBoth()
+      trap.remaining -= 1
+      if (trap.remaining > 0) return
+      traps.splice(traps.indexOf(trap), 1)
+      trap.done()
     })
+    upstream.once('connect', () => (reachedService = true))
     client.on('end', () => upstream.end())
     upstream.on('end', () => client.end())
     client.on('error', dropBoth)
-    upstream.on('error', dropBoth)
     client.on('close', dropBoth)
-    upstream.on('close', dropBoth)
-  })
+    upstream.on('error', () => (reachedService ? dropBoth() : refuse()))
+    upstream.on('close', () => reachedService && dropBoth())
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
