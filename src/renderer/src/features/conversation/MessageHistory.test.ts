@@ -196,6 +196,36 @@ describe('a long history', () => {
     expect(screen.getByText('Grace Hopper: Arrived while reading', { selector: '[aria-live="polite"]' })).toBeInTheDocument()
   })
 
+  it('still follows an arrival when the browser scrolls by itself before the history settles, keeping the position in range', async () => {
+    // A few rows more than fill the view, so the arrival lands just below it until the history follows it.
+    const messages = history(12)
+    const view = render(MessageHistory, props(messages))
+    await waitFor(() => expect(inView(rowOf(messages.at(-1)?.id ?? ''))).toBe(true))
+    const arrived = message({ conversationId: 'g1', text: 'Arrived at the bottom', createdAt: 1_800_000_000 })
+
+    await view.rerender({ messages: [...messages, arrived] })
+    // Still at the bottom, within a row of it: what a browser sends when it clamps the position.
+    await fireEvent.scroll(viewport())
+
+    await waitFor(() => expect(inView(rowOf(arrived.id))).toBe(true))
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
+  })
+
+  it('still follows arrivals that come faster than frames, whatever scroll event the last following left behind', async () => {
+    const messages = history(12)
+    const view = render(MessageHistory, props(messages))
+    await waitFor(() => expect(inView(rowOf(messages.at(-1)?.id ?? ''))).toBe(true))
+    const burst = [0, 1, 2].map((index) => message({ conversationId: 'g1', text: `Burst ${index}`, createdAt: 1_800_000_000 + index }))
+
+    await view.rerender({ messages: [...messages, ...burst.slice(0, 2)] })
+    await view.rerender({ messages: [...messages, ...burst] })
+    // The position has not moved: this is the event of the history's own last scroll, not the user's.
+    await fireEvent.scroll(viewport())
+
+    await waitFor(() => expect(inView(rowOf(burst[2]?.id ?? ''))).toBe(true))
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
+  })
+
   it('brings a requested message into view and focuses it, however far up it is', async () => {
     const messages = history(5_000)
     const view = render(MessageHistory, props(messages))
