@@ -76,4 +76,29 @@ describe('two people chatting', () => {
     }
     expect(world.pageErrors).toEqual([])
   })
+
+  it('keeps the newest message in view through a burst that arrives faster than the page draws', async () => {
+    const token = await world.restToken(world.account('Grace'), 'e2e-burst-device')
+    const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
+    const group = groups.response.find((candidate) => candidate.name === GROUP)
+    const burst = Array.from({ length: 120 }, (_, index) => `Burst message ${index}`)
+    // One after another, as fast as the service answers: several land between two frames.
+    for (const [index, text] of burst.entries()) {
+      const response = await fetch(new URL(`/v3/groups/${group?.id}/messages`, world.origin), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-token': token },
+        body: JSON.stringify({ message: { source_guid: `e2e-burst-${index}`, text } })
+      })
+      expect(response.status).toBe(201)
+    }
+
+    const newest = ada.getByRole('list', { name: 'Messages' }).getByText(burst.at(-1) ?? '', { exact: true })
+    await expect.poll(() => newest.isVisible(), { timeout: 30_000 }).toBe(true)
+    await expect.poll(() => newest.evaluate((row) => {
+      const viewport = row.closest('[aria-label="Message history"]')?.getBoundingClientRect()
+      const box = row.getBoundingClientRect()
+      return viewport !== undefined && box.top >= viewport.top && box.bottom <= viewport.bottom + 1
+    })).toBe(true)
+    expect(await ada.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
+  })
 })
