@@ -80,10 +80,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,
-    message: (message) => {
-      receive(message)
-      outbox.arrived(message)
-    },
+    message: (message) => receive(message),
     reaction: (reaction) => notifications.consider({ kind: 'reaction', ...reaction }),
     messageChanged: (message) => events.emit('messages:updated', message),
     typing: (typist) => {
@@ -216,8 +213,17 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     events.emit('push:status', status)
   }
 
-  /** Every message reaches the renderer, the list and the notifier through here, and only once. */
+  /**
+   * Every message reaches the renderer, the list and the notifier through here, and only once:
+   * pushed, caught up on, or sent. One of the user's own whose answer was lost, still waiting in
+   * the outbox, leaves it once shown, by whichever of those ways it came back.
+   */
   function receive(message: Message): void {
+    show(message)
+    outbox.arrived(message)
+  }
+
+  function show(message: Message): void {
     // The service tells the user they were removed from a group, or left it (on another device),
     // only by this system message: the list is fetched again, without the group.
     if (isAboutLeaving(message, session.me)) void refreshConversations().catch(() => undefined)

@@ -302,7 +302,8 @@ export class Outbox {
   }
 
   #remove(pending: PendingMessage): void {
-    this.#entries.delete(pending.clientId)
+    // Gone already when the message came back (`arrived`) before its own answer did.
+    if (!this.#entries.delete(pending.clientId)) return
     this.#announce(pending.conversationId)
   }
 
