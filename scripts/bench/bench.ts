@@ -145,9 +145,17 @@ async function main(): Promise<void> {
   console.log()
   console.log(`load average before: ${loadBefore}, after: ${loadAfter} (${cpu.length} cores)`)
   if (run.pageErrors.length > 0) console.log(`page errors: ${run.pageErrors.map((error) => error.message).join('; ')}`)
-  const file = Object.fromEntries(Object.keys(FIGURES).flatMap((key) => (figures[key as FigureKey] === undefined ? [] : [[key, rounded(figures[key as FigureKey] as number)]])))
+  // The file always holds every figure, each a number: a partial run, or a figure without samples,
+  // leaves the last full run's file alone.
+  const keys = Object.keys(FIGURES) as FigureKey[]
+  const missing = keys.filter((key) => !Number.isFinite(figures[key]))
+  if (missing.length > 0) {
+    console.log(`bench-results.json left as it was: this run has no figure for ${missing.join(', ')}`)
+    return
+  }
+  const file = Object.fromEntries(keys.map((key) => [key, rounded(figures[key] as number)]))
   writeFileSync(join(ROOT, 'bench-results.json'), `${JSON.stringify(file, null, 2)}\n`)
-  console.log(`wrote bench-results.json (${Object.keys(file).length} figures)`)
+  console.log(`wrote bench-results.json (${keys.length} figures)`)
 }
 
 main().catch((error: unknown) => {
