@@ -478,6 +478,10 @@ describe('hostile content shown to Ada', () => {
 
   it('makes links only of web addresses, and opens them only through the external-link path', async () => {
     const url = ada.url()
+    // A link opening a tab or window of its own would go around the external-link path.
+    const otherPages: string[] = []
+    const notePage = (page: { url(): string }): void => void otherPages.push(page.url())
+    ada.context().on('page', notePage)
     for (const [index, target] of NOT_LINKS.entries()) {
       const row = messageRow(ada, `[links-${index}]`)
       await row.scrollIntoViewIfNeeded()
@@ -520,6 +524,8 @@ describe('hostile content shown to Ada', () => {
     await expect.poll(() => opened.length).toBe(expected.length)
     expect(opened.map((target) => new URL(target).href)).toEqual(expected)
     expect(ada.url()).toBe(url)
+    ada.context().off('page', notePage)
+    expect(otherPages).toEqual([])
 
     // The page asked main to open web addresses and nothing else.
     const asked = framesSent
