@@ -107,10 +107,17 @@ async function launch(options: ServiceProcessOptions, port: number): Promise<{ c
   return { child, banner }
 }
 
+/** How long a polite stop may take before the process is killed outright. */
+const STOP_TIMEOUT_MS = 10_000
+
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolveStop) => {
-    child.once('exit', () => resolveStop())
+    const deadline = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    child.once('exit', () => {
+      clearTimeout(deadline)
+      resolveStop()
+    })
     child.kill(signal)
   })
 }
