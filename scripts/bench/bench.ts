@@ -14,6 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS } from '../../tests/e2e/support'
 import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from './figures'
 import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLongHistory } from './history'
@@ -24,15 +25,6 @@ import { seed } from './seed'
 import { ServiceClient } from './service-client'
 import type { Run } from './session'
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic'
-]
 
 const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory'] as const
 type Part = (typeof ALL_PARTS)[number]

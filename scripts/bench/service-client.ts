@@ -2,16 +2,14 @@
 // demo accounts (another device id than the apps'), sends, and seeding many conversations fast.
 import type { Page } from 'playwright-core'
 import type { DemoAccount } from '../../server/src/index'
-import { conversation, FIRST_GROUP } from '../../tests/e2e/support'
+import { signInThroughScreens } from '../../tests/e2e/support'
+import { ServiceRest } from '../../tests/support/service-rest'
 
-export class ServiceClient {
-  readonly origin: string
-  readonly #attestationSecret: string
+export class ServiceClient extends ServiceRest {
   readonly #accounts: readonly DemoAccount[]
 
   constructor(origin: string, attestationSecret: string, accounts: readonly DemoAccount[]) {
-    this.origin = origin
-    this.#attestationSecret = attestationSecret
+    super(origin, { appId: 'bench', attestationSecret })
     this.#accounts = accounts
   }
 
@@ -19,27 +17,6 @@ export class ServiceClient {
     const found = this.#accounts.find((candidate) => candidate.name.startsWith(`${firstName} `))
     if (!found) throw new Error(`no demo account ${firstName}`)
     return found
-  }
-
-  /** The full new-device sign-in over REST (L1, V2, V3, L1 with the code), under `deviceId`. */
-  async restToken(who: DemoAccount, deviceId: string): Promise<string> {
-    const login = { app_id: 'bench', grant_type: 'password', username: who.email, password: who.password, device_id: deviceId }
-    const challenge = (await this.#post('/v2/access_tokens', login)) as { access_token?: string; verification?: { code: string } }
-    if (challenge.access_token !== undefined) return challenge.access_token
-    const code = challenge.verification?.code
-    if (code === undefined) throw new Error(`L1 for ${who.email} answered neither a token nor a verification`)
-    await this.#post(`/v3/verifications/${code}/initiate`, { verification: { method: 'sms' } })
-    await this.#post(`/v3/verifications/${code}/confirm`, { verification: { pin: await this.lastSmsCode(who.phoneNumber) } })
-    const granted = await this.#post('/v2/access_tokens', { ...login, verification: { code } })
-    return (granted as { access_token: string }).access_token
-  }
-
-  async get<T>(path: string, token: string): Promise<T> {
-    const url = new URL(path, this.origin)
-    url.searchParams.set('token', token)
-    const response = await fetch(url)
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
-    return (await response.json()) as T
   }
 
   async userId(token: string): Promise<string> {
@@ -70,45 +47,14 @@ export class ServiceClient {
 
   /** G5 then MB2: a group of `owner`'s with `memberId` in it. */
   async createGroup(ownerToken: string, name: string, memberId: string): Promise<string> {
-    const created = (await this.#post('/v3/groups', { name }, { token: ownerToken, attest: true })) as { response: { id: string | number } }
+    const created = (await this.post('/v3/groups', { name }, { token: ownerToken, attest: true })) as { response: { id: string | number } }
     const groupId = String(created.response.id)
-    await this.#post(`/v3/groups/${groupId}/members/add`, { members: [{ user_id: memberId, nickname: 'Member' }] }, { token: ownerToken, attest: true })
+    await this.post(`/v3/groups/${groupId}/members/add`, { members: [{ user_id: memberId, nickname: 'Member' }] }, { token: ownerToken, attest: true })
     return groupId
   }
 
-  async lastSmsCode(phoneNumber: string): Promise<string> {
-    const response = await fetch(new URL(`/dev/outbox?to=${encodeURIComponent(phoneNumber)}`, this.origin))
-    const outbox = (await response.json()) as { text: string }[]
-    const code = outbox.at(-1)?.text.match(/\d{6}/)?.[0]
-    if (code === undefined) throw new Error(`no code was sent to ${phoneNumber}`)
-    return code
-  }
-
   /** Signs an app in through its own screens, with the SMS code read from the service's outbox. */
-  async signIn(page: Page, who: DemoAccount): Promise<void> {
-    await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
-    await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    const before = await this.lastSmsCode(who.phoneNumber).catch(() => null)
-    await page.getByRole('button', { name: 'Send code' }).click()
-    let code: string | null = null
-    for (let attempt = 0; attempt < 100 && (code === null || code === before); attempt++) {
-      await page.waitForTimeout(100)
-      code = await this.lastSmsCode(who.phoneNumber).catch(() => null)
-    }
-    if (code === null) throw new Error(`no code was sent to ${who.phoneNumber}`)
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(code)
-    await page.getByRole('button', { name: 'Verify' }).click()
-    await conversation(page, FIRST_GROUP).waitFor()
-  }
-
-  async #post(path: string, body: unknown, options: { token?: string; attest?: boolean } = {}): Promise<unknown> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (options.token !== undefined) headers['x-access-token'] = options.token
-    if (options.attest === true) headers['x-verify-token'] = this.#attestationSecret
-    const response = await fetch(new URL(path, this.origin), { method: 'POST', headers, body: JSON.stringify(body) })
-    const text = await response.text()
-    if (response.status >= 300) throw new Error(`POST ${path}: ${response.status} ${text}`)
-    return text === '' ? null : (JSON.parse(text) as unknown)
+  signIn(page: Page, who: DemoAccount): Promise<void> {
+    return signInThroughScreens(page, who, this)
   }
 }

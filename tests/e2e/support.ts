@@ -11,8 +11,10 @@ import { localServiceConfig } from '../../src/main/api/service-config'
 import { startBrowserApp, type BrowserApp } from '../../src/main/browser/app'
 import type { Log } from '../../src/main/log/log'
 import { quietLog } from '../support/memory-platform'
+import { ServiceRest } from '../support/service-rest'
 
-const CHROMIUM_ARGS = [
+/** How Chromium runs for end-to-end tests and benchmarks: headless on a machine without a GPU, and quiet. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -69,6 +71,7 @@ export class EndToEnd {
   /** The service in this process, when EndToEnd started it; null when the test runs one elsewhere. */
   #ownService: RunningService | null
   readonly #origin: string
+  readonly #rest: ServiceRest
   readonly #appOrigin: string
   /** Kept from the first start: a restart on the same database does not seed again. */
   readonly #demoAccounts: readonly DemoAccount[]
@@ -80,6 +83,7 @@ export class EndToEnd {
     this.#databasePath = databasePath
     this.#ownService = ownService
     this.#origin = service.origin
+    this.#rest = new ServiceRest(service.origin, { appId: 'e2e-check' })
     this.#appOrigin = appOrigin
     this.#demoAccounts = service.demoAccounts
     this.#browser = browser
@@ -145,14 +149,7 @@ export class EndToEnd {
 
   /** Signs in through the app's own screens, with the SMS code read from the service's outbox. */
   async signIn(page: Page, who: DemoAccount): Promise<void> {
-    await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
-    await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    const sentBefore = await this.smsCount(who.phoneNumber)
-    await page.getByRole('button', { name: 'Send code' }).click()
-    await page.getByRole('textbox', { name: 'Verification code' }).fill(await this.nextSmsCode(who.phoneNumber, sentBefore))
-    await page.getByRole('button', { name: 'Verify' }).click()
-    await conversation(page, FIRST_GROUP).waitFor()
+    await signInThroughScreens(page, who, this.#rest)
   }
 
   /** Ada and Grace, each in an app of their own, signed in and connected: where most tests begin. */
@@ -171,59 +168,30 @@ export class EndToEnd {
    * would: the full new-device sign-in over REST (L1, V2, V3, L1 with the code). Another device id
    * than the app's, so the app's session is left alone.
    */
-  async restToken(who: DemoAccount, deviceId: string): Promise<string> {
-    const login = { app_id: 'e2e-check', grant_type: 'password', username: who.email, password: who.password, device_id: deviceId }
-    const challenge = (await this.#post('/v2/access_tokens', login)) as { access_token?: string; verification?: { code: string } }
-    if (challenge.access_token !== undefined) return challenge.access_token
-    const code = challenge.verification?.code
-    if (code === undefined) throw new Error(`L1 for ${who.email} answered neither a token nor a verification`)
-    await this.#post(`/v3/verifications/${code}/initiate`, { verification: { method: 'sms' } })
-    await this.#post(`/v3/verifications/${code}/confirm`, { verification: { pin: await this.lastSmsCode(who.phoneNumber) } })
-    const granted = await this.#post('/v2/access_tokens', { ...login, verification: { code } })
-    return (granted as { access_token: string }).access_token
+  restToken(who: DemoAccount, deviceId: string): Promise<string> {
+    return this.#rest.restToken(who, deviceId)
   }
 
   /** A GET on the service with a token, its JSON answer as `T` (checked by the caller's asserts). */
-  async get<T>(path: string, token: string): Promise<T> {
-    const url = new URL(path, this.#origin)
-    url.searchParams.set('token', token)
-    const response = await fetch(url)
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
-    return (await response.json()) as T
+  get<T>(path: string, token: string): Promise<T> {
+    return this.#rest.get<T>(path, token)
   }
 
   /** Moves the service's clock forward (§17), so every expiry on the service follows. */
   async advanceServiceClock(seconds: number): Promise<void> {
-    await this.#post('/dev/clock', { advance_seconds: seconds })
+    await this.#rest.post('/dev/clock', { advance_seconds: seconds })
   }
 
-  async lastSmsCode(phoneNumber: string): Promise<string> {
-    const code = (await this.#smsTo(phoneNumber)).at(-1)?.text.match(/\d{6}/)?.[0]
-    if (code === undefined) throw new Error(`no code was sent to ${phoneNumber}`)
-    return code
+  lastSmsCode(phoneNumber: string): Promise<string> {
+    return this.#rest.lastSmsCode(phoneNumber)
   }
 
-  /** How many texts the service has sent to the number so far. */
-  async smsCount(phoneNumber: string): Promise<number> {
-    return (await this.#smsTo(phoneNumber)).length
+  smsCount(phoneNumber: string): Promise<number> {
+    return this.#rest.smsCount(phoneNumber)
   }
 
-  /**
-   * The code of the next text to the number after `sentBefore` texts (from `smsCount`): a code
-   * sent earlier, for another sign-in, is no use and must not be read in its place.
-   */
-  async nextSmsCode(phoneNumber: string, sentBefore: number, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs
-    while ((await this.smsCount(phoneNumber)) <= sentBefore) {
-      if (Date.now() > deadline) throw new Error(`no new code was sent to ${phoneNumber} within ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    return this.lastSmsCode(phoneNumber)
-  }
-
-  async #smsTo(phoneNumber: string): Promise<{ text: string }[]> {
-    const response = await fetch(`${this.#origin}/dev/outbox?to=${encodeURIComponent(phoneNumber)}`)
-    return (await response.json()) as { text: string }[]
+  nextSmsCode(phoneNumber: string, sentBefore: number, timeoutMs?: number): Promise<string> {
+    return this.#rest.nextSmsCode(phoneNumber, sentBefore, timeoutMs)
   }
 
   async close(): Promise<void> {
@@ -238,16 +206,21 @@ export class EndToEnd {
     return this.#ownService
   }
 
-  async #post(path: string, body: unknown): Promise<unknown> {
-    const response = await fetch(new URL(path, this.#origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body)
-    })
-    const text = await response.text()
-    if (response.status >= 300) throw new Error(`POST ${path}: ${response.status} ${text}`)
-    return text === '' ? null : (JSON.parse(text) as unknown)
-  }
+}
+
+/**
+ * Signs in through the app's own screens as a person would, with the code of the text the service
+ * sends for this sign-in (never an older one).
+ */
+export async function signInThroughScreens(page: Page, who: DemoAccount, rest: ServiceRest): Promise<void> {
+  await page.getByRole('textbox', { name: 'Username' }).fill(who.email)
+  await page.getByRole('textbox', { name: 'Password' }).fill(who.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const sentBefore = await rest.smsCount(who.phoneNumber)
+  await page.getByRole('button', { name: 'Send code' }).click()
+  await page.getByRole('textbox', { name: 'Verification code' }).fill(await rest.nextSmsCode(who.phoneNumber, sentBefore))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await conversation(page, FIRST_GROUP).waitFor()
 }
 
 /** A conversation's entry in the list; its accessible name carries the unread count. */
