@@ -41,18 +41,6 @@ export class ChaosWorld {
   }
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same schedule. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export interface Fault {
   /** `kill`: SIGKILL the service, then start it again on the same database and port. `cut`: the proxy drops every connection and refuses new ones. */
   kind: 'kill' | 'cut'

@@ -7,6 +7,7 @@
 // seeded schedule: the seed is printed, and CHAOS_SEED=<seed> runs the same schedule again.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seededRandom } from '../../server/src/seed/prng'
 import {
   ChaosWorld,
   faultSchedule,
@@ -14,7 +15,6 @@ import {
   pause,
   postUntilAnswered,
   readShownHistory,
-  seededRandom,
   storedMessages,
   unsentRows,
   until,

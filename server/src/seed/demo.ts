@@ -7,6 +7,7 @@ import { Memberships } from '../domain/memberships.js'
 import { MessageIds } from '../domain/message-ids.js'
 import { MessageStore, type NewMessageRow, type SystemEvent } from '../domain/message-store.js'
 import { sha256 } from '../domain/secrets.js'
+import { seededRandom } from './prng.js'
 
 /**
  * `--seed demo`: four accounts, three groups with a few hundred messages over the past five days
@@ -123,18 +124,6 @@ const DM_LINES = [
   'Thanks, you are the best.'
 ]
 
-/** A small deterministic PRNG (mulberry32), so every seeded database looks the same. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 interface Planned {
   atMs: number
   insert: (id: string, atSeconds: number) => void
@@ -153,7 +142,7 @@ export async function seedDemo(core: Core): Promise<DemoAccount[]> {
     return found
   }
 
-  const random = prng(20240601)
+  const random = seededRandom(20240601)
   const nowMs = core.clock.nowMs()
   const startMs = nowMs - 5 * 86_400_000
   const messages = core.use(MessageStore)

@@ -5,9 +5,10 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { decodeBinaryInvoke, encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
-import { INVOKE_CHANNELS, type InvokeChannel, type InvokeHandlers } from '../../shared/ipc'
+import { INVOKE_CHANNELS, type InvokeChannel } from '../../shared/ipc'
 import { EventQueue } from '../ipc/event-queue'
 import { requestSchemas } from '../ipc/request-schemas'
+import { HANDLED, recordingHandlers, type HandlerCall } from '../ipc/testing/recording-handlers'
 import { startBrowserHost, type BrowserHost } from './host'
 
 /**
@@ -54,20 +55,11 @@ const VALID = {
 type ValidChannel = keyof typeof VALID
 const VALID_CHANNELS = Object.keys(VALID) as ValidChannel[]
 
-const HANDLED = { handled: true }
 const REFUSED = { ok: false, error: { code: 'VALIDATION', message: expect.any(String) } }
 
 /** What reached a handler, in order. */
-const calls: { channel: InvokeChannel; request: unknown }[] = []
-const handlers = Object.fromEntries(
-  INVOKE_CHANNELS.map((channel) => [
-    channel,
-    (request: unknown): Promise<unknown> => {
-      calls.push({ channel, request })
-      return Promise.resolve(HANDLED)
-    }
-  ])
-) as unknown as InvokeHandlers
+const calls: HandlerCall[] = []
+const handlers = recordingHandlers(calls)
 
 /** Whatever the host process throws or leaves unhandled while the fuzz runs. */
 const crashes: unknown[] = []

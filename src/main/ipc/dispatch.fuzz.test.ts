@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { z } from 'zod'
 import { afterEach, describe, expect, it } from 'vitest'
-import { INVOKE_CHANNELS, isInvokeChannel, type InvokeChannel, type InvokeHandlers, type InvokeRequest, type IpcResult } from '../../shared/ipc'
+import { INVOKE_CHANNELS, isInvokeChannel, type InvokeChannel, type InvokeRequest, type IpcResult } from '../../shared/ipc'
 import { createDispatch } from './dispatch'
 import { requestSchemas } from './request-schemas'
+import { HANDLED, recordingHandlers, type HandlerCall } from './testing/recording-handlers'
 
 /**
  * Property-based junk over every invoke channel, through the real dispatch and the real request
@@ -164,19 +165,9 @@ type Path = readonly string[]
 type Json = Record<string, unknown>
 
 /** What reached a handler, in order. */
-const calls: { channel: InvokeChannel; request: unknown }[] = []
+const calls: HandlerCall[] = []
 const warnings: string[] = []
-const HANDLED = { handled: true }
-
-const handlers = Object.fromEntries(
-  INVOKE_CHANNELS.map((channel) => [
-    channel,
-    (request: unknown): Promise<unknown> => {
-      calls.push({ channel, request })
-      return Promise.resolve(HANDLED)
-    }
-  ])
-) as unknown as InvokeHandlers
+const handlers = recordingHandlers(calls)
 const dispatch = createDispatch(handlers, { warn: (message) => warnings.push(message) })
 
 afterEach(() => {
