@@ -23,7 +23,8 @@ import type { Log } from '../log/log'
 import { Session } from './session'
 import { serviceSettingsHandlers } from './service-settings'
 import { Timelines } from './timelines'
-import { systemTimers, type Timers } from './timers'
+import { RetryTimer } from './retry-timer'
+import type { Timers } from './timers'
 import { Uploads } from './uploads'
 
 export interface AppCoreDependencies {
@@ -71,10 +72,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let pushStatus: PushStatus = 'offline'
   /** Whose unsent messages the outbox holds: they go out only as that account. */
   let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
-  const timers = deps.timers ?? systemTimers
-  /** Cancels the timed retry of a catch-up that failed, while one is set. */
-  let cancelCatchUpRetryTimer: (() => void) | null = null
-  let catchUpRetryMs = FIRST_CATCH_UP_RETRY_MS
+  // A catch-up that failed (its read lost on the way, say) goes again on a timer: push is up by
+  // then and asks for none, so what it missed would show only after the next outage.
+  const catchUpRetry = new RetryTimer(
+    { firstMs: FIRST_CATCH_UP_RETRY_MS, longestMs: LONGEST_CATCH_UP_RETRY_MS, ...(deps.timers === undefined ? {} : { timers: deps.timers }) },
+    () => void catchUp()
+  )
 
   const { gateway, push } = deps.service
   deps.service.attach({
@@ -119,7 +122,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // The outbox stays: what the user wrote goes out if they sign back in (and is dropped only
       // when someone else does). Everything read from the service is theirs no longer to show.
       void push.stop()
-      cancelCatchUpRetry()
+      catchUpRetry.cancel()
       outbox.stop()
       uploads.cancelAll()
       openConversationId = null
@@ -271,7 +274,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   /** Push is live: fetch what it missed in every conversation the user has open or had open. */
   async function catchUp(): Promise<void> {
     if (session.me === null) return
-    cancelCatchUpRetry()
+    catchUpRetry.cancel()
     outbox.resume()
     let complete = true
     await Promise.all(
@@ -284,28 +287,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
         }
       })
     )
-    if (complete) catchUpRetryMs = FIRST_CATCH_UP_RETRY_MS
-    else retryCatchUpLater()
+    if (complete) catchUpRetry.succeeded()
+    else if (session.me !== null) catchUpRetry.schedule()
     await refreshConversations().catch(() => undefined)
     if (openConversationId !== null) conversations.markRead(openConversationId)
-  }
-
-  /**
-   * A catch-up that failed (its read lost on the way, say) goes again on a timer: push is up by
-   * then and asks for none, so what it missed would show only after the next outage.
-   */
-  function retryCatchUpLater(): void {
-    if (cancelCatchUpRetryTimer !== null || session.me === null) return
-    cancelCatchUpRetryTimer = timers.after(catchUpRetryMs, () => {
-      cancelCatchUpRetryTimer = null
-      void catchUp()
-    })
-    catchUpRetryMs = Math.min(catchUpRetryMs * 2, LONGEST_CATCH_UP_RETRY_MS)
-  }
-
-  function cancelCatchUpRetry(): void {
-    cancelCatchUpRetryTimer?.()
-    cancelCatchUpRetryTimer = null
   }
 
   /**
@@ -517,7 +502,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       await session.restore()
     },
     stop: async () => {
-      cancelCatchUpRetry()
+      catchUpRetry.cancel()
       session.stop()
       desktop.stop()
       conversations.stop()

@@ -11,6 +11,7 @@ import { MAX_ATTACHMENTS } from '../../shared/limits'
 import { errorCodeOf, toIpcError } from './failures'
 import { AppError } from './app-error'
 import type { TimelineService } from './ports'
+import { RetryTimer } from './retry-timer'
 
 export interface OutboxDependencies {
   /** Posts the message to the service and returns it as stored. */
@@ -71,8 +72,7 @@ export class Outbox {
    * service can be back (and the first attempt fail on a connection it closed) with push never
    * having noticed it was gone.
    */
-  #retryTimer: ReturnType<typeof setTimeout> | null = null
-  #retryDelayMs = FIRST_RETRY_MS
+  readonly #retry = new RetryTimer({ firstMs: FIRST_RETRY_MS, longestMs: LONGEST_RETRY_MS }, () => this.resume())
   /** Stopped (shutdown, sign-out): an attempt that fails afterwards must not set the timer again. */
   #stopped = false
 
@@ -172,8 +172,7 @@ export class Outbox {
   /** Cancels the timed retry (shutdown); what is waiting stays, for `resume`. */
   stop(): void {
     this.#stopped = true
-    if (this.#retryTimer !== null) clearTimeout(this.#retryTimer)
-    this.#retryTimer = null
+    this.#retry.cancel()
   }
 
   #entryIn(conversationId: ConversationId, clientId: string): Entry {
@@ -216,7 +215,7 @@ export class Outbox {
     try {
       const arrived = entry.mayHaveArrived ? await this.#storedCopyOf(pending) : undefined
       const message = arrived ?? (await this.#deps.deliver(pending))
-      this.#retryDelayMs = FIRST_RETRY_MS
+      this.#retry.succeeded()
       // The sent message shows before its pending copy goes, so it never blinks out of view.
       this.#deps.delivered(message, pending)
       this.#remove(pending)
@@ -286,14 +285,9 @@ export class Outbox {
   }
 
   #scheduleRetry(): void {
-    if (this.#retryTimer !== null || this.#stopped) return
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = null
-      this.resume()
-    }, this.#retryDelayMs)
-    this.#retryTimer.unref?.()
-    this.#retryDelayMs = Math.min(this.#retryDelayMs * 2, LONGEST_RETRY_MS)
+    if (!this.#stopped) this.#retry.schedule()
   }
+
 
   #update(entry: Entry, change: Pick<PendingMessage, 'state' | 'error'>, waitingForService: boolean): void {
     entry.message = { ...entry.message, ...change }
