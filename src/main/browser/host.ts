@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { Log } from '../log/log'
-import { createDispatch } from '../ipc/dispatch'
+import { createDispatch, NOT_UNDERSTOOD } from '../ipc/dispatch'
 import type { EventQueue } from '../ipc/event-queue'
 import { contentSecurityPolicy } from '../hosting/content-security-policy'
 import {
@@ -148,7 +148,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     if (reading.kind === 'refused') {
       log.warn('refused a malformed bridge call', { id: reading.id })
-      send(socket, { type: 'result', id: reading.id, result: MALFORMED_CALL })
+      send(socket, { type: 'result', id: reading.id, result: NOT_UNDERSTOOD })
       return
     }
     const { frame } = reading
@@ -195,9 +195,6 @@ function bytesOf(data: RawData): Buffer {
  * decode, no usable id), for which the page is dropped: no call of it can be answered.
  */
 type Reading = { kind: 'frame'; frame: PageFrame } | { kind: 'refused'; id: number } | { kind: 'unreadable' }
-
-/** The answer to an invoke that is not a valid frame; the same words as a payload the dispatch refuses. */
-const MALFORMED_CALL = { ok: false, error: { code: 'VALIDATION', message: 'That request was not understood.' } } as const
 
 /** A text frame is JSON; a binary one is an invoke carrying bytes (shared/bridge-protocol.ts). */
 function readFrame(data: Buffer, isBinary: boolean): Reading {

@@ -6,6 +6,9 @@ import { requestSchemas } from './request-schemas'
 
 export type Dispatch = (channel: unknown, payload: unknown) => Promise<IpcResult<unknown>>
 
+/** The answer to a call whose request cannot be read, whichever step found it so. */
+export const NOT_UNDERSTOOD: IpcResult<never> = { ok: false, error: { code: 'VALIDATION', message: 'That request was not understood.' } }
+
 export interface DispatchLog {
   warn(message: string, details?: unknown): void
 }
@@ -19,7 +22,7 @@ export function createDispatch(handlers: InvokeHandlers, log: DispatchLog): Disp
     const parsed = requestSchemas[channel].safeParse(payload ?? {})
     if (!parsed.success) {
       log.warn(`refused a malformed ${channel} call`, parsed.error.issues)
-      return failure({ code: 'VALIDATION', message: 'That request was not understood.' })
+      return NOT_UNDERSTOOD
     }
     try {
       // The schema table is typed against the contract, so the parsed payload fits this channel's handler.
