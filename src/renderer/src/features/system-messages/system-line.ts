@@ -1,24 +1,18 @@
 // The one line a system message shows, written from its event rather than the service's free text.
 import type { Message, MessageEvent } from '../../../../shared/domain'
+import type { TextPart } from '../../lib/given-text'
 
-/**
- * A piece of a system line: the app's own words, or something a person wrote (a name, a poll's
- * subject), drawn isolated from the words around it so that a right-to-left override left open in
- * it cannot turn them around.
- */
-export type LinePart = string | { given: string }
-
-function listOf(names: string[]): LinePart[] {
+function listOf(names: string[]): TextPart[] {
   if (names.length <= 1) return [named(names[0] ?? '')]
   const last = names.at(-1) ?? ''
   return [...names.slice(0, -1).flatMap((name, index) => (index === 0 ? [named(name)] : [', ', named(name)])), ' and ', named(last)]
 }
 
-function named(name: string): LinePart {
+function named(name: string): TextPart {
   return name === '' ? 'Someone' : { given: name }
 }
 
-function lineFor(event: MessageEvent, fallback: string): LinePart[] {
+function lineFor(event: MessageEvent, fallback: string): TextPart[] {
   switch (event.kind) {
     case 'joined':
       return [named(event.user), ' joined the group']
@@ -42,6 +36,6 @@ function lineFor(event: MessageEvent, fallback: string): LinePart[] {
   }
 }
 
-export function systemLine(message: Message): LinePart[] {
+export function systemLine(message: Message): TextPart[] {
   return message.event === undefined ? [message.text] : lineFor(message.event, message.text)
 }

@@ -1,9 +1,15 @@
 import { render, screen } from '@testing-library/svelte'
 import { flushSync } from 'svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TypistsModel, typingText } from '../../lib/state/typists.svelte'
+import { TypistsModel, typingParts } from '../../lib/state/typists.svelte'
 import { FakeApi, message } from '../../testing/fake-api'
 import TypingIndicator from './TypingIndicator.svelte'
+
+/** The typing line as its words read. */
+const typingText = (names: readonly string[]): string =>
+  typingParts(names)
+    .map((part) => (typeof part === 'string' ? part : part.given))
+    .join('')
 
 afterEach(() => {
   vi.useRealTimers()
@@ -53,15 +59,15 @@ describe('TypistsModel', () => {
     fake.emit('typing:received', { conversationId: 'g2', userId: 'u3', name: 'Linus', at: Date.now() })
     fake.emit('typing:received', { conversationId: 'g1', userId: 'u4', name: 'Alan', at: Date.now() })
     flushSync()
-    expect(typists.text).toBe('Grace and Alan are typing…')
+    expect(typingText(typists.names)).toBe('Grace and Alan are typing…')
     vi.advanceTimersByTime(3_000)
     fake.emit('typing:received', { conversationId: 'g1', userId: 'u4', name: 'Alan', at: Date.now() })
     vi.advanceTimersByTime(2_000)
     flushSync()
-    expect(typists.text).toBe('Alan is typing…')
+    expect(typingText(typists.names)).toBe('Alan is typing…')
     vi.advanceTimersByTime(3_000)
     flushSync()
-    expect(typists.text).toBe('')
+    expect(typingText(typists.names)).toBe('')
   })
 
   it('counts a typist stopped when their message arrives', () => {
@@ -69,7 +75,7 @@ describe('TypistsModel', () => {
     fake.emit('typing:received', { conversationId: 'g1', userId: 'u2', name: 'Grace', at: Date.now() })
     fake.emit('messages:received', message({ conversationId: 'g1', text: 'hi', senderId: 'u2' }))
     flushSync()
-    expect(typists.text).toBe('')
+    expect(typingText(typists.names)).toBe('')
   })
 
   it('forgets everyone when another conversation opens', () => {
@@ -77,6 +83,6 @@ describe('TypistsModel', () => {
     fake.emit('typing:received', { conversationId: 'g1', userId: 'u2', name: 'Grace', at: Date.now() })
     typists.show('g2')
     flushSync()
-    expect(typists.text).toBe('')
+    expect(typingText(typists.names)).toBe('')
   })
 })

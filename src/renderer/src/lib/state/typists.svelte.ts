@@ -2,6 +2,7 @@
 // so, or as soon as their message arrives (§14.3): the service never says "stopped".
 import type { ConversationId, Typist } from '../../../../shared/domain'
 import { SvelteMap } from 'svelte/reactivity'
+import type { TextPart } from '../given-text'
 import { listen } from '../ipc'
 
 export const TYPING_SILENCE_MS = 5_000
@@ -15,9 +16,6 @@ export class TypistsModel {
 
   /** Names, in the order they started typing. */
   names: string[] = $derived([...this.#typists.values()].map((typist) => typist.name))
-
-  /** "Grace is typing…", "Grace and Alan are typing…"; empty when nobody is. */
-  text: string = $derived(typingText(this.names))
 
   listen(): () => void {
     const stops = [
@@ -65,23 +63,12 @@ export class TypistsModel {
   }
 }
 
-/**
- * A piece of the typing line: the app's own words, or a typist's name, drawn isolated from the
- * words after it so that a right-to-left override left open in a name cannot turn them around.
- */
-export type TypingPart = string | { given: string }
-
-export function typingParts(names: readonly string[]): TypingPart[] {
+/** "Grace is typing…", "Grace and Alan are typing…", each name isolated; nothing when nobody is. */
+export function typingParts(names: readonly string[]): TextPart[] {
   const [first, second, third] = names
   if (first === undefined) return []
   if (second === undefined) return [{ given: first }, ' is typing…']
   if (third === undefined) return [{ given: first }, ' and ', { given: second }, ' are typing…']
   if (names.length === 3) return [{ given: first }, ', ', { given: second }, ' and ', { given: third }, ' are typing…']
   return [{ given: first }, ', ', { given: second }, ` and ${names.length - 2} others are typing…`]
-}
-
-export function typingText(names: readonly string[]): string {
-  return typingParts(names)
-    .map((part) => (typeof part === 'string' ? part : part.given))
-    .join('')
 }
