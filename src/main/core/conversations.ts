@@ -221,8 +221,7 @@ export class Conversations {
   record(message: Message, options: { read: boolean }): boolean {
     this.#listDraft(message.conversationId)
     const conversation = this.#byId.get(message.conversationId)
-    if (!conversation) return false
-    if (conversation.lastMessageId !== null && compareIds(message.id, conversation.lastMessageId) <= 0) return false
+    if (!conversation || !this.isNewest(message)) return false
     const countsAsUnread = !options.read && this.#countsAsUnread(message)
     this.#byId.set(conversation.id, {
       ...conversation,
