@@ -10,7 +10,7 @@
 import faye from 'faye'
 import type { Client, Message } from 'faye'
 import { benchTextOfPush } from './probes/recorder'
-import { BENCH_TEXT_PREFIX, epochNow } from './probes/records'
+import { epochNow } from './probes/records'
 
 /** Every transport faye's Node client knows but WebSocket and the long-polling its handshake needs. */
 const OTHER_TRANSPORTS = ['callback-polling', 'cross-origin-long-polling', 'eventsource', 'in-process']
@@ -43,7 +43,7 @@ export class RawFayeClient {
 
   #receive(data: unknown): void {
     const at = epochNow()
-    const text = benchTextOfPush(data, BENCH_TEXT_PREFIX)
+    const text = benchTextOfPush(data)
     if (text === null || this.#received.has(text)) return
     this.#received.set(text, at)
     this.#waiters.get(text)?.(at)

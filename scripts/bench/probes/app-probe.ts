@@ -4,17 +4,12 @@
 import { subscribe } from 'node:diagnostics_channel'
 import { BRIDGE_EVENT_SENT_CHANNEL } from '../../../src/main/browser/host'
 import { PUSH_DELIVERY_CHANNEL } from '../../../src/main/push/push-connection'
-import { benchTextOfPush, startRecorder } from './recorder'
+import { recordPushes, startRecorder } from './recorder'
 import { BENCH_TEXT_PREFIX, epochNow } from './records'
 
 const records = startRecorder()
 
-subscribe(PUSH_DELIVERY_CHANNEL, (message) => {
-  const at = epochNow()
-  const { channel, data } = message as { channel: string; data: unknown }
-  const text = benchTextOfPush(data, BENCH_TEXT_PREFIX)
-  if (text !== null) records.push([at, 'delivered', text, channel])
-})
+recordPushes(records, PUSH_DELIVERY_CHANNEL, 'delivered')
 
 subscribe(BRIDGE_EVENT_SENT_CHANNEL, (message) => {
   const at = epochNow()
