@@ -1,15 +1,11 @@
 // Main's core wired to a real local service and to the in-memory platform, for integration tests
 // that drive it as the renderer would: through its handlers, watching the events it emits.
-import { join } from 'node:path'
 import { afterEach, expect } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
-import { ensurePrivateDirectory } from '../../src/main/browser/data-dir'
-import { FileTokenVault } from '../../src/main/browser/file-token-vault'
-import { JsonFileStore } from '../../src/main/browser/json-file-store'
+import { dataDirStores } from '../../src/main/browser/app'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
-import { StoredPreferences } from '../../src/main/core/stored-preferences'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/ipc'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
@@ -77,9 +73,8 @@ export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOp
  * the disk and nothing else, as the app does after a restart.
  */
 export function launchAppOnDisk(origin: string, cleanups: Cleanup[], dataDir: string, options: AppOptions = {}): AppHarness<TokenVault, Preferences> {
-  ensurePrivateDirectory(dataDir)
-  const preferences = new StoredPreferences(new JsonFileStore(join(dataDir, 'settings.json'), quietLog), quietLog)
-  return launchWith(origin, cleanups, new FileTokenVault(dataDir, quietLog), preferences, options)
+  const { vault, preferences } = dataDirStores(dataDir, quietLog)
+  return launchWith(origin, cleanups, vault, preferences, options)
 }
 
 function launchWith<Vault extends TokenVault, Prefs extends Preferences>(

@@ -49,10 +49,19 @@ export interface BrowserApp {
   close(): Promise<void>
 }
 
+/**
+ * What browser mode keeps in its data directory (created private if missing): the session token
+ * in a file of its own, and preferences and settings in `settings.json`.
+ */
+export function dataDirStores(dataDir: string, log: Log): { settings: JsonFileStore; vault: FileTokenVault; preferences: StoredPreferences } {
+  ensurePrivateDirectory(dataDir)
+  const settings = new JsonFileStore(join(dataDir, 'settings.json'), log)
+  return { settings, vault: new FileTokenVault(dataDir, log), preferences: new StoredPreferences(settings, log) }
+}
+
 export async function startBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {
   const log = options.log ?? createConsoleLog('browser')
-  ensurePrivateDirectory(options.dataDir)
-  const settings = new JsonFileStore(join(options.dataDir, 'settings.json'), log)
+  const { settings, vault, preferences } = dataDirStores(options.dataDir, log)
   const environment = options.environment ?? process.env
   const config = options.config ?? resolveServiceConfig(settings.get('service'), environment)
   const events = new EventQueue()
@@ -68,8 +77,8 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
       saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
       environment: options.config === undefined ? environment : {}
     }),
-    vault: new FileTokenVault(options.dataDir, log),
-    preferences: new StoredPreferences(settings, log),
+    vault,
+    preferences,
     notifier,
     window,
     idle: window,
