@@ -132,7 +132,7 @@ async function measurePushes(series: PushSeries, options: LatencyOptions): Promi
     const shown = inDom(page, text)
     const floorReceived = floor.waitFor(text)
     const sent = epochNow()
-    await run.client.send(graceToken, groupId, text, `bench-push-${index}`)
+    await run.client.sendGroupMessage(graceToken, groupId, text, `bench-push-${index}`)
     if (index >= options.warmUp) restAnswers.push(epochNow() - sent)
     await Promise.all([shown, floorReceived])
     await sleep(options.gapMs)

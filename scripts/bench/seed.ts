@@ -58,7 +58,7 @@ export async function seed(client: ServiceClient, plan: SeedPlan): Promise<void>
   let reported = 0
   await inParallel(groups, plan.concurrency, async ({ name, id }) => {
     for (let index = 0; index < plan.messagesPerConversation; index++) {
-      await client.send(graceToken, id, seededGroupText(name, index), `bench-seed-${id}-${index}`)
+      await client.sendGroupMessage(graceToken, id, seededGroupText(name, index), `bench-seed-${id}-${index}`)
       sent += 1
       if (sent - reported >= total / 10) {
         reported = sent

@@ -34,17 +34,6 @@ export class ServiceClient extends ServiceRest {
     }
   }
 
-  /** MS2; resolves once the service answered 201. */
-  async send(token: string, groupId: string, text: string, sourceGuid: string): Promise<void> {
-    const response = await fetch(new URL(`/v3/groups/${groupId}/messages`, this.origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-access-token': token },
-      body: JSON.stringify({ message: { source_guid: sourceGuid, text } })
-    })
-    if (response.status !== 201) throw new Error(`MS2 into ${groupId}: ${response.status} ${await response.text()}`)
-    await response.arrayBuffer()
-  }
-
   /** G5 then MB2: a group of `owner`'s with `memberId` in it. */
   async createGroup(ownerToken: string, name: string, memberId: string): Promise<string> {
     const created = (await this.post('/v3/groups', { name }, { token: ownerToken, attest: true })) as { response: { id: string | number } }

@@ -14,7 +14,7 @@ export function seededText(index: number): string {
 }
 
 /** What seeding needs of the service: the end-to-end world, or the benchmark's own client. */
-export type SeedingService = Pick<EndToEnd, 'account' | 'restToken' | 'get' | 'origin'>
+export type SeedingService = Pick<EndToEnd, 'account' | 'restToken' | 'get' | 'sendGroupMessage'>
 
 /**
  * Writes `Message <from>` … `Message <from + count - 1>` into the group, in that order of ids, as
@@ -25,14 +25,7 @@ export async function seedHistory(world: SeedingService, groupName: string, coun
   const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
   const group = groups.response.find((candidate) => candidate.name === groupName)
   if (!group) throw new Error(`${senderFirstName} is not in ${groupName}`)
-  const send = async (index: number): Promise<void> => {
-    const response = await fetch(new URL(`/v3/groups/${group.id}/messages`, world.origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-access-token': token },
-      body: JSON.stringify({ message: { source_guid: `seed-${group.id}-${index}`, text: seededText(index) } })
-    })
-    if (response.status !== 201) throw new Error(`seeding message ${index}: ${response.status} ${await response.text()}`)
-  }
+  const send = (index: number): Promise<void> => world.sendGroupMessage(token, group.id, seededText(index), `seed-${group.id}-${index}`)
   // Batches one after another keep the ids in the order of the texts' numbers, batch by batch.
   for (let first = from; first < from + count; first += SEND_CONCURRENCY) {
     const batch = Array.from({ length: Math.min(SEND_CONCURRENCY, from + count - first) }, (_, offset) => first + offset)

@@ -189,12 +189,7 @@ describe("Ada's access token, over a whole session", () => {
     const grace = await world.restToken(world.account('Grace'), 'e2e-check-device')
     const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', grace)
     const group = groups.response.find((candidate) => candidate.name === FIRST_GROUP)
-    const response = await fetch(new URL(`/v3/groups/${group?.id}/messages`, world.origin), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-access-token': grace },
-      body: JSON.stringify({ message: { source_guid: 'secrets-from-grace', text: 'Secrets test: hello from Grace' } })
-    })
-    expect(response.status).toBe(201)
+    await world.sendGroupMessage(grace, group?.id ?? '', 'Secrets test: hello from Grace', 'secrets-from-grace')
     await expectShownOnce(ada, 'Secrets test: hello from Grace')
 
     await row(ada, 'Secrets test: hello from Grace').getByRole('toolbar', { name: 'Message actions' }).getByRole('button', { name: 'React' }).click()

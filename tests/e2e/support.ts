@@ -177,6 +177,11 @@ export class EndToEnd {
     return this.#rest.get<T>(path, token)
   }
 
+  /** MS2 as the token's user, under `sourceGuid`; throws unless the service stored it (201). */
+  sendGroupMessage(token: string, groupId: string, text: string, sourceGuid: string): Promise<void> {
+    return this.#rest.sendGroupMessage(token, groupId, text, sourceGuid)
+  }
+
   /** Moves the service's clock forward (§17), so every expiry on the service follows. */
   async advanceServiceClock(seconds: number): Promise<void> {
     await this.#rest.post('/dev/clock', { advance_seconds: seconds })

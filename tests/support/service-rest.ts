@@ -57,6 +57,17 @@ export class ServiceRest {
     return text === '' ? null : (JSON.parse(text) as unknown)
   }
 
+  /** MS2 as the token's user, under `sourceGuid`; throws unless the service stored it (201). */
+  async sendGroupMessage(token: string, groupId: string, text: string, sourceGuid: string): Promise<void> {
+    const response = await fetch(new URL(`/v3/groups/${groupId}/messages`, this.origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': token },
+      body: JSON.stringify({ message: { source_guid: sourceGuid, text } })
+    })
+    if (response.status !== 201) throw new Error(`MS2 into ${groupId}: ${response.status} ${await response.text()}`)
+    await response.arrayBuffer()
+  }
+
   async lastSmsCode(phoneNumber: string): Promise<string> {
     const code = (await this.#smsTo(phoneNumber)).at(-1)?.text.match(/\d{6}/)?.[0]
     if (code === undefined) throw new Error(`no code was sent to ${phoneNumber}`)
