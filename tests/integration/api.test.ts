@@ -9,9 +9,11 @@ import { listGroups } from '../../src/main/api/groups'
 import { listGroupMessages, sendGroupMessage } from '../../src/main/api/messages'
 import { ServiceClient } from '../../src/main/api/service-client'
 import { localServiceConfig } from '../../src/main/api/service-config'
-import { confirmCode, sendSmsCode, signIn, signOut } from '../../src/main/api/sessions'
+import { confirmCode, revokeAtIssuer, sendSmsCode, signIn } from '../../src/main/api/sessions'
 import { chatToConversation, groupToConversation, toMessage, tokenResultToMe } from '../../src/main/api/to-domain'
 import { getMe } from '../../src/main/api/users'
+import { tokenFrom } from '../support/memory-platform'
+import { issuerOf } from '../../src/shared/token-issuer'
 
 let service: RunningService
 
@@ -58,7 +60,7 @@ async function lastPin(phone: string): Promise<string> {
 /** A client holding its own token, the way core's session does. */
 function clientFor(): { client: ServiceClient; setToken: (token: string | null) => void } {
   let token: string | null = null
-  const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => token })
+  const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => tokenFrom(localServiceConfig(service.origin), token) })
   return { client, setToken: (value) => (token = value) }
 }
 
@@ -135,17 +137,17 @@ describe('sign-in', () => {
 
   it('signs out: the token stops working and the unauthorized hook fires', async () => {
     const grace = await createAccount('Grace')
-    const { client } = await signInWithPin(grace)
+    const { client, token } = await signInWithPin(grace)
     const lost: string[] = []
     client.onUnauthorized((operation) => lost.push(operation))
-    await signOut(client)
+    await revokeAtIssuer({ token, issuer: issuerOf(localServiceConfig(service.origin)) })
     const error = await getMe(client).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({ status: 401 })
     expect(lost).toEqual(['U1 show me'])
   })
 
-  it('signs out a token it names: that one stops working, the one in use goes on, and no session is called lost', async () => {
+  it('revokes a token at its issuer: that one stops working, the one in use goes on, and no session is called lost', async () => {
     const grace = await createAccount('Grace')
     const { client } = await signInWithPin(grace)
     // A second token for the same account, as M4 issues one the app may end up not keeping.
@@ -156,7 +158,7 @@ describe('sign-in', () => {
     const lost: string[] = []
     client.onUnauthorized((operation) => lost.push(operation))
 
-    await signOut(client, other.result.access_token)
+    await revokeAtIssuer({ token: other.result.access_token, issuer: issuerOf(localServiceConfig(service.origin)) })
 
     await expect(getMe(otherClient)).rejects.toMatchObject({ status: 401 })
     expect(await getMe(client)).toMatchObject({ id: grace.id })

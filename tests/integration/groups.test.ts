@@ -12,6 +12,7 @@ import type { Conversation } from '../../src/shared/domain'
 import type { ErrorCode } from '../../src/shared/ipc'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { quietLog } from '../support/memory-platform'
+import { tokenFrom } from '../support/memory-platform'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -332,7 +333,7 @@ describe('members (MB2–MB4, MB8, MB9) and ownership (G10)', () => {
     const connection = connectToService({ config: localServiceConfig(service.origin), log: quietLog })
     let refusedTokens = 0
     const owner: ConnectionOwner = {
-      token: () => alan.token,
+      token: () => tokenFrom(localServiceConfig(service.origin), alan.token),
       me: () => ({ id: alan.id, name: 'Alan', avatarUrl: null }),
       message: () => undefined,
       reaction: () => undefined,
@@ -341,7 +342,8 @@ describe('members (MB2–MB4, MB8, MB9) and ownership (G10)', () => {
       conversationsChanged: () => undefined,
       status: () => undefined,
       live: () => undefined,
-      tokenRefused: () => (refusedTokens += 1)
+      tokenRefused: () => (refusedTokens += 1),
+      tokenElsewhere: () => undefined
     }
     connection.attach(owner)
     await expect(connection.gateway.formerMembers(String(group.id))).rejects.toMatchObject({ code: 'FORBIDDEN' })

@@ -10,6 +10,7 @@ import { uploadPicture } from '../../src/main/api/images'
 import type { ConversationId, Message } from '../../src/shared/domain'
 import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 import { MemoryPreferences, MemoryVault } from '../support/memory-platform'
+import { tokenFrom } from '../support/memory-platform'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -98,7 +99,7 @@ describe('uploading a picture (I1)', () => {
   it('says the image service refused a picture it would not take', async () => {
     const service = await serviceFor()
     const user = await service.signUp({ name: 'Ada' })
-    const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => user.token })
+    const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => tokenFrom(localServiceConfig(service.origin), user.token) })
     // The api layer checks nothing itself: the service's own 400 for a wrong signature comes back.
     await expect(uploadPicture(client, { bytes: Uint8Array.of(1, 2, 3, 4), contentType: 'image/gif' })).rejects.toMatchObject({ status: 400 })
   })

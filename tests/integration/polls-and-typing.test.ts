@@ -8,6 +8,7 @@ import { ServiceClient } from '../../src/main/api/service-client'
 import { MEMBERS_FRESH_MS, pollGateway } from '../../src/main/service/polls'
 import type { Poll } from '../../src/shared/domain'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { tokenFrom } from '../support/memory-platform'
 
 const { cleanups } = testScope()
 
@@ -189,7 +190,7 @@ describe("a group's members, read for its polls", () => {
     cleanups.push(() => service.close())
     const grace = await service.signUp({ name: 'Grace' })
     const groupId = String((await service.createGroup(grace, { name: 'Lunch club' })).id)
-    const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => grace.token })
+    const client = new ServiceClient({ config: localServiceConfig(service.origin), getToken: () => tokenFrom(localServiceConfig(service.origin), grace.token) })
     let clock = Date.now()
     let readings = 0
     let failNext = false

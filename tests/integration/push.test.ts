@@ -23,6 +23,7 @@ import type { Log } from '../../src/main/log/log'
 import { directMessageChannel, groupChannel, userChannel } from '../../src/main/push/channels'
 import { PushConnection, type PushEvents } from '../../src/main/push/push-connection'
 import type { PushStatus } from '../../src/shared/domain'
+import { tokenFrom } from '../support/memory-platform'
 
 let directory: string
 let dbPath: string
@@ -70,7 +71,7 @@ async function newSignedInAccount(name: string, target: RunningService = service
 
   let token: string | null = null
   // The origin is read per request: after a restart the service answers on the same port anyway.
-  const client = new ServiceClient({ config: localServiceConfig(target.origin), getToken: () => token })
+  const client = new ServiceClient({ config: localServiceConfig(target.origin), getToken: () => tokenFrom(localServiceConfig(target.origin), token) })
   const challenge = await signIn(client, { username: email, password, deviceId: 'push-test' })
   if (challenge.kind !== 'verification') throw new Error('expected a challenge')
   await sendSmsCode(client, challenge.verification.code)

@@ -14,17 +14,50 @@ import type {
 } from '../../src/main/core/ports'
 import type { DesktopState } from '../../src/shared/domain'
 import type { Log } from '../../src/main/log/log'
+import { issuerOf, type IssuedToken, type TokenIssuer } from '../../src/shared/token-issuer'
+
+/** A deployment's addresses as a token is kept with them: the local service's shape, at `origin`. */
+export function issuerAt(origin: string): TokenIssuer {
+  const { host, protocol } = new URL(origin)
+  const ws = protocol === 'https:' ? 'wss:' : 'ws:'
+  return {
+    baseUrl: `${origin}/v3`,
+    v2Url: `${origin}/v2`,
+    v4Url: `${origin}/v4`,
+    imageServiceUrl: `${origin}/image`,
+    pushUrl: `${origin}/faye`,
+    pushWsUrl: `${ws}//${host}/faye`,
+    appId: 'parley-desktop'
+  }
+}
+
+/** Where tests' tokens come from when the service is a fake: no request goes there. */
+export const TEST_ISSUER = issuerAt('http://127.0.0.1:8080')
+
+/** `token` as issued by `issuer`. */
+export function issuedToken(token: string, issuer: TokenIssuer = TEST_ISSUER): IssuedToken {
+  return { token, issuer }
+}
+
+/** `token`, if any, as the deployment at `settings` issued it: what a client a test builds there carries. */
+export function tokenFrom(settings: TokenIssuer, token: string | null): IssuedToken | null {
+  return token === null ? null : { token, issuer: issuerOf(settings) }
+}
 
 export class MemoryVault implements TokenVault {
-  token: string | null = null
-  async load(): Promise<string | null> {
-    return this.token
+  kept: IssuedToken | null = null
+  async load(): Promise<IssuedToken | null> {
+    return this.kept
   }
-  async save(token: string): Promise<void> {
-    this.token = token
+  async save(token: IssuedToken): Promise<void> {
+    this.kept = token
   }
   async clear(): Promise<void> {
-    this.token = null
+    this.kept = null
+  }
+  /** The kept token's text, or null. */
+  get token(): string | null {
+    return this.kept?.token ?? null
   }
 }
 

@@ -21,3 +21,29 @@ export class ServiceUnreachableError extends Error {
     this.name = 'ServiceUnreachableError'
   }
 }
+
+/**
+ * The service answered with a redirect, which the client never follows: the request carried the
+ * access token (or a password), and a redirect may point anywhere, another host or plain http: included.
+ */
+export class ServiceRedirectError extends Error {
+  /** Where the service pointed, resolved against the request's address; null when it did not say. */
+  readonly location: string | null
+
+  constructor(operation: string, status: number, location: string | null) {
+    super(`${operation}: the service answered ${status} with a redirect to ${location ?? 'nowhere'}, which is not followed`)
+    this.name = 'ServiceRedirectError'
+    this.location = location
+  }
+}
+
+/**
+ * The request would have carried a token to addresses other than those of the deployment that
+ * issued it, so it was never sent.
+ */
+export class TokenElsewhereError extends Error {
+  constructor(operation: string) {
+    super(`${operation}: the access token was issued by another service than the one configured now, so it was not sent`)
+    this.name = 'TokenElsewhereError'
+  }
+}

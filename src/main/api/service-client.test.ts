@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ApiError, ServiceUnreachableError } from './api-error'
+import { issuerOf, type IssuedToken } from '../../shared/token-issuer'
+import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from './api-error'
 import { listGroupMessages } from './messages'
 import { confirmCode, signIn } from './sessions'
 import { localServiceConfig } from './service-config'
@@ -17,7 +18,7 @@ interface Seen {
 }
 
 /** `hangUps`: how many requests to come have their connection closed instead of an answer. */
-type Answer = { status: number; body?: string; contentType?: string; hangUps?: number }
+type Answer = { status: number; body?: string; contentType?: string; hangUps?: number; location?: string }
 
 let server: Server
 let origin: string
@@ -35,6 +36,7 @@ beforeAll(async () => {
         request.socket.destroy()
         return
       }
+      if (answer.location !== undefined) response.setHeader('Location', answer.location)
       if (answer.body === undefined) {
         response.writeHead(answer.status).end()
         return
@@ -58,8 +60,14 @@ beforeEach(() => {
 const envelope = (response: unknown, code = 200) => JSON.stringify({ response, meta: { code, errors: null } })
 const failure = (code: number, ...errors: string[]) => JSON.stringify({ response: null, meta: { code, errors } })
 
+/** `token` as the service at `origin` issued it. */
+function issuedHere(token: string): IssuedToken {
+  return { token, issuer: issuerOf(localServiceConfig(origin)) }
+}
+
 function client(token: string | null = 'T'.repeat(40)): ServiceClient {
-  return new ServiceClient({ config: localServiceConfig(origin), getToken: () => token })
+  const issued = token === null ? null : issuedHere(token)
+  return new ServiceClient({ config: localServiceConfig(origin), getToken: () => issued })
 }
 
 const thing = z.looseObject({ name: z.string() })
@@ -144,7 +152,7 @@ describe('ServiceClient.call', () => {
   it('ignores a 401 that answers a token no longer in use', async () => {
     answer = { status: 401, body: failure(401, 'unauthorized') }
     let token = 'A'.repeat(40)
-    const switching = new ServiceClient({ config: localServiceConfig(origin), getToken: () => token })
+    const switching = new ServiceClient({ config: localServiceConfig(origin), getToken: () => issuedHere(token) })
     const operations: string[] = []
     switching.onUnauthorized((operation) => operations.push(operation))
     // The request leaves with the old token; a new sign-in replaces it before the answer comes back.
@@ -221,6 +229,42 @@ describe('ServiceClient.call', () => {
     await expect(client().call({ operation: 'x', method: 'GET', host: 'base', path: '/x', schema: thing })).rejects.toBeInstanceOf(ServiceUnreachableError)
     answer = { status: 200, body: envelope({ name: 7 }) }
     await expect(client().call({ operation: 'x', method: 'GET', host: 'base', path: '/x', schema: thing })).rejects.toBeInstanceOf(ServiceUnreachableError)
+  })
+})
+
+describe('ServiceClient: the token goes only where it came from', () => {
+  it.each([301, 302, 303, 307, 308])('never follows a %i: the answer is a redirect error naming where it pointed', async (status) => {
+    answer = { status, location: 'https://evil.example/steal?x=1', body: '{}' }
+    const call = client().call({ operation: 'U1 read me', method: 'GET', host: 'base', path: '/users/me', schema: thing })
+    await expect(call).rejects.toBeInstanceOf(ServiceRedirectError)
+    await expect(call).rejects.toMatchObject({ location: 'https://evil.example/steal' })
+    expect(seen).toHaveLength(1)
+  })
+
+  it('resolves a relative redirect against the request, and does not take it as a session end', async () => {
+    answer = { status: 307, location: '/elsewhere/users/me' }
+    const operations: string[] = []
+    const redirected = client()
+    redirected.onUnauthorized((operation) => operations.push(operation))
+    await expect(redirected.call({ operation: 'U1', method: 'GET', host: 'base', path: '/users/me', schema: thing })).rejects.toMatchObject({
+      location: `${origin}/elsewhere/users/me`
+    })
+    expect(operations).toEqual([])
+  })
+
+  it('sends nothing when the addresses in force are not those of the token’s issuer, and says so', async () => {
+    const issuedElsewhere: IssuedToken = { token: 'T'.repeat(40), issuer: issuerOf(localServiceConfig('http://127.0.0.1:1')) }
+    const misbound = new ServiceClient({ config: localServiceConfig(origin), getToken: () => issuedElsewhere })
+    const held: string[] = []
+    misbound.onTokenElsewhere((operation) => held.push(operation))
+    await expect(misbound.call({ operation: 'U1 read me', method: 'GET', host: 'base', path: '/users/me', schema: thing })).rejects.toBeInstanceOf(
+      TokenElsewhereError
+    )
+    expect(held).toEqual(['U1 read me'])
+    expect(seen).toEqual([])
+    // A call that carries no token still goes: signing in anew needs no token.
+    await misbound.call({ operation: 'L1', method: 'POST', host: 'v2', path: '/access_tokens', body: {}, schema: z.unknown(), authenticated: false })
+    expect(seen).toHaveLength(1)
   })
 })
 

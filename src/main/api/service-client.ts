@@ -2,8 +2,12 @@
 // envelope or a bare body (docs/protocol.md §2.4), and turns every failure into ApiError or
 // ServiceUnreachableError. The per-area modules (sessions.ts, groups.ts, …) describe operations;
 // this file knows nothing about any of them.
+//
+// The token goes only where it came from: a request that would carry it to addresses other than
+// those of the deployment that issued it is never sent, and no answer's redirect is followed.
 import type { z } from 'zod'
-import { ApiError, ServiceUnreachableError } from './api-error'
+import { isIssuedBy, type IssuedToken } from '../../shared/token-issuer'
+import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from './api-error'
 import { failureBody } from './decoders'
 import type { ServiceConfig } from './service-config'
 
@@ -44,8 +48,6 @@ export interface CallSpec<T> {
   schema: z.ZodType<T>
   /** L1 and V1–V3 take no token (§2.2); everything else sends it. */
   authenticated?: boolean
-  /** Sends this token instead of the client's: one the app holds but does not use (a T3 for it). */
-  token?: string
   /** Sends `X-verify-token` (§2.3) for the few calls marked ATT. */
   attested?: boolean
   /**
@@ -60,7 +62,8 @@ export interface CallSpec<T> {
 export interface ServiceClientOptions {
   /** The addresses; a function is asked again for every request, so the app can move to another deployment. */
   config: ServiceConfig | (() => ServiceConfig)
-  getToken: () => string | null
+  /** The token to send, with the deployment that issued it; asked again for every request. */
+  getToken: () => IssuedToken | null
   fetch?: typeof fetch
   /** Per request; the service answers everything but long polls quickly. */
   timeoutMs?: number
@@ -81,10 +84,11 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
 
 export class ServiceClient {
   readonly #config: () => ServiceConfig
-  readonly #getToken: () => string | null
+  readonly #getToken: () => IssuedToken | null
   readonly #fetch: typeof fetch
   readonly #timeoutMs: number
   readonly #unauthorizedListeners = new Set<(operation: string) => void>()
+  readonly #tokenElsewhereListeners = new Set<(operation: string) => void>()
 
   constructor(options: ServiceClientOptions) {
     const { config } = options
@@ -107,12 +111,27 @@ export class ServiceClient {
     return () => this.#unauthorizedListeners.delete(listener)
   }
 
+  /**
+   * Calls `listener` whenever a request was not sent because the addresses in force are not those
+   * of the deployment that issued the token: the session belongs to a service the app has left.
+   */
+  onTokenElsewhere(listener: (operation: string) => void): () => void {
+    this.#tokenElsewhereListeners.add(listener)
+    return () => this.#tokenElsewhereListeners.delete(listener)
+  }
+
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    const url = this.#urlFor(spec)
+    const config = this.#config()
+    const url = urlFor(config, spec)
     const headers: Record<string, string> = { Accept: 'application/json' }
-    const token = spec.authenticated === false ? null : (spec.token ?? this.#getToken())
+    const issued = spec.authenticated === false ? null : this.#getToken()
+    if (issued !== null && !isIssuedBy(issued.issuer, config)) {
+      for (const listener of [...this.#tokenElsewhereListeners]) listener(spec.operation)
+      throw new TokenElsewhereError(spec.operation)
+    }
+    const token = issued?.token ?? null
     if (token !== null) headers['X-Access-Token'] = token
-    if (spec.attested === true) headers['X-verify-token'] = this.#config().verifyToken
+    if (spec.attested === true) headers['X-verify-token'] = config.verifyToken
     let body: string | undefined
     if (spec.body !== undefined) {
       headers['Content-Type'] = 'application/json'
@@ -128,6 +147,9 @@ export class ServiceClient {
         headers,
         ...(body === undefined ? {} : { body }),
         ...(spec.rawBody === undefined ? {} : rawRequestBody(spec.rawBody)),
+        // fetch would carry a custom header such as X-Access-Token along a redirect to any origin,
+        // and from https: down to http:; the answer is read as it is instead.
+        redirect: 'manual',
         signal
       })
       return { response, text: await response.text() }
@@ -147,9 +169,10 @@ export class ServiceClient {
     const { response, text } = answer
 
     const status = response.status
+    if (isRedirect(status)) throw new ServiceRedirectError(spec.operation, status, redirectTarget(response, url))
     // Only the token still in use can be declared dead: a late answer to a request made with an
     // earlier token (before a new sign-in) says nothing about the current session.
-    if (status === 401 && spec.unauthorizedMeansRole !== true && token !== null && token === this.#getToken()) {
+    if (status === 401 && spec.unauthorizedMeansRole !== true && token !== null && token === this.#getToken()?.token) {
       for (const listener of [...this.#unauthorizedListeners]) listener(spec.operation)
     }
 
@@ -172,23 +195,6 @@ export class ServiceClient {
     return decoded.data
   }
 
-  #urlFor(spec: CallSpec<unknown>): string {
-    const config = this.#config()
-    const hosts: Record<ServiceHost, string> = {
-      base: config.baseUrl,
-      v2: config.v2Url,
-      v4: config.v4Url,
-      image: config.imageServiceUrl
-    }
-    const base = hosts[spec.host].replace(/\/+$/, '')
-    const query = new URLSearchParams()
-    for (const [key, value] of Object.entries(spec.query ?? {})) {
-      if (value !== null && value !== undefined) query.append(key, String(value))
-    }
-    const search = query.toString()
-    return `${base}${spec.path}${search === '' ? '' : `?${search}`}`
-  }
-
   #failure(operation: string, status: number, json: unknown, text: string): Error {
     // A gateway in front of the service may answer a 5xx with an HTML page: that is the
     // network failing, not the service refusing.
@@ -198,6 +204,39 @@ export class ServiceClient {
     const parsed = failureBody.safeParse(json)
     const errors = parsed.success ? (parsed.data.meta?.errors ?? []) : []
     return new ApiError(operation, status, errors, json === undefined ? text : json)
+  }
+}
+
+function urlFor(config: ServiceConfig, spec: CallSpec<unknown>): string {
+  const hosts: Record<ServiceHost, string> = {
+    base: config.baseUrl,
+    v2: config.v2Url,
+    v4: config.v4Url,
+    image: config.imageServiceUrl
+  }
+  const base = hosts[spec.host].replace(/\/+$/, '')
+  const query = new URLSearchParams()
+  for (const [key, value] of Object.entries(spec.query ?? {})) {
+    if (value !== null && value !== undefined) query.append(key, String(value))
+  }
+  const search = query.toString()
+  return `${base}${spec.path}${search === '' ? '' : `?${search}`}`
+}
+
+/** 304 is MS1 and C2's "nothing new" (§10), not a redirect. */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304
+}
+
+/** Where a redirect pointed, without its query (which may hold anything), for the words shown to the person. */
+function redirectTarget(response: Response, requestUrl: string): string | null {
+  const location = response.headers.get('location')
+  if (location === null) return null
+  try {
+    const target = new URL(location, requestUrl)
+    return `${target.origin}${target.pathname}`
+  } catch {
+    return location.slice(0, 200)
   }
 }
 

@@ -2,7 +2,8 @@
 import { z } from 'zod'
 import { ApiError } from './api-error'
 import { verificationEnvelope, wireTokenResult, type WireTokenResult, type WireVerification } from './decoders'
-import { path, type ServiceClient } from './service-client'
+import type { IssuedToken } from '../../shared/token-issuer'
+import { path, ServiceClient } from './service-client'
 
 export interface SignInRequest {
   username: string
@@ -98,14 +99,25 @@ export async function confirmCode(client: ServiceClient, mfaId: string, pin: str
   }
 }
 
-/** T3: revokes `token`, or the token this client is using. */
-export async function signOut(client: ServiceClient, token?: string): Promise<void> {
+/** How long a revocation may hold things up: it is best effort, and often its service is why it is being left. */
+const REVOKE_TIMEOUT_MS = 5_000
+
+/**
+ * T3 at the deployment that issued the token, wherever the app points now: a token left live
+ * with nobody holding it does not expire (with two-step verification on, never).
+ */
+export async function revokeAtIssuer(issued: IssuedToken): Promise<void> {
+  // T3 carries no attestation (§2.3), so the issuer's addresses and app id are all it needs.
+  const client = new ServiceClient({
+    config: { ...issued.issuer, verifyToken: '' },
+    getToken: () => issued,
+    timeoutMs: REVOKE_TIMEOUT_MS
+  })
   await client.call({
     operation: 'T3 sign out',
     method: 'POST',
     host: 'v2',
     path: '/access_tokens/current/destroy',
-    schema: z.unknown(),
-    ...(token === undefined ? {} : { token })
+    schema: z.unknown()
   })
 }

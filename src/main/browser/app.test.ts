@@ -6,6 +6,7 @@ import type { InvokeHandlers } from '../../shared/ipc'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
 import { DEFAULT_SERVICE_CONFIG, localServiceConfig } from '../api/service-config'
 import { startBrowserApp, type BrowserApp } from './app'
+import { issuedToken } from '../../../tests/support/memory-platform'
 
 let workDir: string
 let rendererDir: string
@@ -62,7 +63,7 @@ describe('startBrowserApp', () => {
 
     const dependencies = built[0]
     if (!dependencies) throw new Error('no core was built')
-    await dependencies.vault.save('t')
+    await dependencies.vault.save(issuedToken('t'))
     expect((await stat(join(dataDir, 'session-token'))).isFile()).toBe(true)
     dependencies.preferences.set('deviceId', 'd1')
     expect((await stat(join(dataDir, 'settings.json'))).isFile()).toBe(true)
@@ -82,7 +83,7 @@ describe('startBrowserApp', () => {
     const two = await startBrowserApp({ dataDir: join(workDir, 'bob'), rendererDir, environment: {}, log, createCore: bob.createCore })
     apps.push(one, two)
     expect(one.origin).not.toBe(two.origin)
-    await alice.built[0]?.vault.save('alice-token')
+    await alice.built[0]?.vault.save(issuedToken('alice-token'))
     expect(await bob.built[0]?.vault.load()).toBeNull()
   })
 

@@ -6,6 +6,7 @@ import { StoredPreferences } from '../core/stored-preferences'
 import { ensurePrivateDirectory } from './data-dir'
 import { FileTokenVault, TOKEN_FILE_NAME } from './file-token-vault'
 import { JsonFileStore } from './json-file-store'
+import { issuedToken, issuerAt } from '../../../tests/support/memory-platform'
 
 const posix = process.platform !== 'win32'
 let workDir: string
@@ -23,39 +24,48 @@ afterEach(async () => {
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777
 
 describe('FileTokenVault', () => {
-  it('keeps the token in a file only the user can read, in a directory only the user can enter', async () => {
+  const secret = issuedToken('secret-token', issuerAt('https://chat.example'))
+
+  it('keeps the token with its issuer in a file only the user can read, in a directory only the user can enter', async () => {
     const dataDir = join(workDir, 'data')
     const vault = new FileTokenVault(dataDir, log)
     expect(await vault.load()).toBeNull()
-    await vault.save('secret-token')
-    expect(await readFile(join(dataDir, TOKEN_FILE_NAME), 'utf8')).toBe('secret-token')
+    await vault.save(secret)
+    expect(JSON.parse(await readFile(join(dataDir, TOKEN_FILE_NAME), 'utf8'))).toEqual(secret)
     if (posix) {
       expect(await modeOf(join(dataDir, TOKEN_FILE_NAME))).toBe(0o600)
       expect(await modeOf(dataDir)).toBe(0o700)
     }
-    expect(await new FileTokenVault(dataDir, log).load()).toBe('secret-token')
+    expect(await new FileTokenVault(dataDir, log).load()).toEqual(secret)
   })
 
   it('replaces the token whole and leaves no temporary files', async () => {
     const vault = new FileTokenVault(workDir, log)
-    await vault.save('first')
-    await vault.save('second')
-    expect(await vault.load()).toBe('second')
+    await vault.save(issuedToken('first'))
+    await vault.save(issuedToken('second'))
+    expect(await vault.load()).toEqual(issuedToken('second'))
     expect(await readdir(workDir)).toEqual([TOKEN_FILE_NAME])
+  })
+
+  it('forgets a bare token kept by an older version, which says nothing of where it may go', async () => {
+    await writeFile(join(workDir, TOKEN_FILE_NAME), 'secret-token', { mode: 0o600 })
+    expect(await new FileTokenVault(workDir, log).load()).toBeNull()
+    expect(await readdir(workDir)).toEqual([])
+    expect(log.warn).toHaveBeenCalled()
   })
 
   it('clears the token', async () => {
     const vault = new FileTokenVault(workDir, log)
-    await vault.save('secret-token')
+    await vault.save(secret)
     await vault.clear()
     await vault.clear()
     expect(await vault.load()).toBeNull()
   })
 
   it.runIf(posix)('tightens a token file others could read', async () => {
-    await writeFile(join(workDir, TOKEN_FILE_NAME), 'secret-token', { mode: 0o644 })
+    await writeFile(join(workDir, TOKEN_FILE_NAME), JSON.stringify(secret), { mode: 0o644 })
     await chmod(join(workDir, TOKEN_FILE_NAME), 0o644)
-    expect(await new FileTokenVault(workDir, log).load()).toBe('secret-token')
+    expect(await new FileTokenVault(workDir, log).load()).toEqual(secret)
     expect(await modeOf(join(workDir, TOKEN_FILE_NAME))).toBe(0o600)
     expect(log.warn).toHaveBeenCalled()
   })

@@ -1,7 +1,10 @@
 // Browser mode has no OS keychain to lean on, so the token sits in a file only the user can read
-// (0600, inside a 0700 directory), the way command-line tools keep their credentials.
+// (0600, inside a 0700 directory), the way command-line tools keep their credentials, together
+// with the addresses of the deployment that issued it.
 import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { IssuedToken } from '../../shared/token-issuer'
+import { decodeKeptToken, encodeKeptToken } from '../core/kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'
 import { FILE_MODE, writeFileAtomically } from './data-dir'
@@ -17,10 +20,10 @@ export class FileTokenVault implements TokenVault {
     this.#log = log
   }
 
-  async load(): Promise<string | null> {
-    let token: string
+  async load(): Promise<IssuedToken | null> {
+    let text: string
     try {
-      token = (await readFile(this.#file, 'utf8')).trim()
+      text = (await readFile(this.#file, 'utf8')).trim()
     } catch (error) {
       if (isMissing(error)) return null
       throw error
@@ -29,11 +32,17 @@ export class FileTokenVault implements TokenVault {
       this.#log.warn(`${this.#file} was readable by others; it is now readable by you only`)
       await chmod(this.#file, FILE_MODE)
     }
-    return token === '' ? null : token
+    if (text === '') return null
+    const kept = decodeKeptToken(text)
+    if (kept === null) {
+      this.#log.warn(`${this.#file} holds a session that does not say which service issued it; signing in again will replace it`)
+      await this.clear()
+    }
+    return kept
   }
 
-  async save(token: string): Promise<void> {
-    writeFileAtomically(this.#file, token)
+  async save(token: IssuedToken): Promise<void> {
+    writeFileAtomically(this.#file, encodeKeptToken(token))
   }
 
   async clear(): Promise<void> {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, DesktopState, Me, Message, MuteDuration, PushStatus } from '../../shared/domain'
 import type { InvokeHandlers } from '../../shared/ipc'
+import { issuerOf } from '../../shared/token-issuer'
 import { accountHandlers } from './account'
 import { AppError } from './app-error'
 import { Conversations } from './conversations'
@@ -95,7 +96,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
     live: () => void catchUp(),
-    tokenRefused: () => void session.expire()
+    tokenRefused: () => void session.expire(),
+    tokenElsewhere: () => void session.issuerLeft()
   })
 
   const session: Session = new Session({
@@ -103,6 +105,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     vault: deps.vault,
     preferences: deps.preferences,
     log,
+    deployment: () => issuerOf(deps.service.settings.current().settings),
     now,
     ...(deps.timers === undefined ? {} : { timers: deps.timers }),
     changed: (state) => events.emit('session:changed', state),
@@ -345,6 +348,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       settings: deps.service.settings,
       token: () => session.token,
       endSession: (notice) => session.expire(notice),
+      followIssuer: (issuer) => session.followIssuer(issuer),
       followAgain
     }),
     'session:textInstead': () => session.textInstead(),

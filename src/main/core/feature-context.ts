@@ -4,6 +4,7 @@ import type { Conversation, Me } from '../../shared/domain'
 import type { Log } from '../log/log'
 import type { Conversations } from './conversations'
 import type { EventSink, Preferences, ServiceGateway } from './ports'
+import type { IssuedToken } from '../../shared/token-issuer'
 
 export interface FeatureContext {
   gateway: ServiceGateway
@@ -21,7 +22,7 @@ export interface FeatureContext {
    * Runs `issue`, which replaces every token of the account (M4), and carries on with the token it
    * answers: kept first, then carried by every request and by push.
    */
-  switchToken(issue: () => Promise<string>): Promise<void>
+  switchToken(issue: () => Promise<IssuedToken>): Promise<void>
   /** The signed-in user's own name or avatar changed (their profile was saved). */
   meChanged(me: Me): void
   /** The service ended every session of the account (a password change): back to sign-in, saying why. */

@@ -36,13 +36,15 @@ import type {
 } from '../../shared/groups'
 import type { EventContract, EventName } from '../../shared/ipc'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
+import type { IssuedToken } from '../../shared/token-issuer'
 import type { ProfileChanges, ProfileField } from '../../shared/account'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.
 
 export type LoginOutcome =
-  | { kind: 'token'; token: string; me: Me }
+  /** The token comes with the addresses the sign-in went to: those that issued it. */
+  | { kind: 'token'; token: IssuedToken; me: Me }
   | { kind: 'verification'; verificationId: string; smsHint: string | null; textRoute: TextRouteAddress | null }
 
 /** Where to text, and what, to verify by texting the service; the verification carries both. */
@@ -60,8 +62,8 @@ export interface SessionService {
   confirmCode(verificationId: string, code: string): Promise<{ verified: true } | { verified: false; remainingAttempts: number }>
   /** Who the current token belongs to. */
   me(): Promise<Me>
-  /** Revokes `token` on the service; without one, the current token. */
-  destroyToken(token?: string): Promise<void>
+  /** T3 at the deployment that issued `token`, whichever the app points at now. */
+  revokeToken(token: IssuedToken): Promise<void>
 }
 
 /** The conversation list. */
@@ -223,7 +225,7 @@ export interface SecurityService {
   /** M3, with that verification once its code is confirmed: the phone becomes the two-step channel. */
   confirmTwoStepPhone(verificationId: string): Promise<void>
   /** M4: revokes every token of the account; answers the one that replaces them, and the new backup code. */
-  enableTwoStep(): Promise<{ token: string; backupCode: string }>
+  enableTwoStep(): Promise<{ token: IssuedToken; backupCode: string }>
   /** M5. */
   disableTwoStep(): Promise<void>
   /** M1: replaces the backup code. */
@@ -274,8 +276,8 @@ export interface ReactionToYourMessage {
 
 /** What a service connection asks of the core it serves: who is calling, and who hears what the service says unasked. */
 export interface ConnectionOwner {
-  /** The token every request carries, while someone is signed in. */
-  token(): string | null
+  /** The token every request carries, while someone is signed in, with the deployment that issued it. */
+  token(): IssuedToken | null
   /** Who is signed in: chats are addressed by their other participant, seen from this user. */
   me(): Me | null
   /** A message arrived by push, already in the app's shape. */
@@ -293,6 +295,8 @@ export interface ConnectionOwner {
   live(): void
   /** The service refused the current token, on a request or on the user's own channel: the session is over. */
   tokenRefused(): void
+  /** A request was not sent: the addresses in force are not those of the deployment that issued the token. */
+  tokenElsewhere(): void
 }
 
 /** The image service, where pictures go before a message carries them. */
@@ -321,10 +325,11 @@ export interface ServiceSettingsPort {
   /**
    * Keeps the settings (those the environment decides stay as saved) and puts them in force: the
    * next request goes to them, and push to them once it starts again. `token`, the session's, is
-   * shown first to a new deployment at the same origin, and the answer says what it made of it;
-   * another origin is never shown it (whoever runs an address typed in must not receive it).
+   * shown first to new settings that still name its issuer (the same origins and app id), and the
+   * answer says what it made of it; any other settings are never shown it (whoever runs an address
+   * typed in must not receive it), and it is revoked at its issuer instead.
    */
-  save(settings: ServiceSettings, token: string | null): Promise<DeploymentSwitch>
+  save(settings: ServiceSettings, token: IssuedToken | null): Promise<DeploymentSwitch>
 }
 
 /** What saving the service settings did. */
@@ -341,8 +346,9 @@ export interface DeploymentSwitch {
 
 /** Where the access token is kept between runs: encrypted in Electron, a user-only file in browser mode. */
 export interface TokenVault {
-  load(): Promise<string | null>
-  save(token: string): Promise<void>
+  /** The kept token with the deployment that issued it; null when none is kept, or one an older version kept without saying where it came from. */
+  load(): Promise<IssuedToken | null>
+  save(token: IssuedToken): Promise<void>
   clear(): Promise<void>
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
+import { issuerOf, type IssuedToken } from '../../shared/token-issuer'
 import type { DeploymentSwitch, ServiceSettingsPort } from './ports'
 import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE, serviceSettingsHandlers } from './service-settings'
 
@@ -15,7 +16,7 @@ const SETTINGS: ServiceSettings = {
 }
 
 /** A port that answers saves as told and records what core did around them. */
-function setUp(session: DeploymentSwitch['session'], token: string | null = 'T'.repeat(40)) {
+function setUp(session: DeploymentSwitch['session'], token: IssuedToken | null = { token: 'T'.repeat(40), issuer: issuerOf(SETTINGS) }) {
   const view: ServiceSettingsView = { settings: SETTINGS, overriddenBy: {} }
   const done: string[] = []
   const port: ServiceSettingsPort = {
@@ -32,6 +33,9 @@ function setUp(session: DeploymentSwitch['session'], token: string | null = 'T'.
     endSession: async (notice) => {
       done.push(`end: ${notice}`)
     },
+    followIssuer: async (issuer) => {
+      done.push(`follow the issuer to ${issuer.baseUrl}`)
+    },
     followAgain: async () => {
       done.push('follow again')
     }
@@ -43,13 +47,13 @@ describe('service:save', () => {
   it('keeps the session and starts push again when the new deployment accepts it', async () => {
     const { handlers, done } = setUp('accepted')
     await expect(handlers['service:save']({ settings: SETTINGS })).resolves.toEqual({ settings: SETTINGS, overriddenBy: {} })
-    expect(done).toEqual(['save with the token', 'follow again'])
+    expect(done).toEqual(['save with the token', 'follow the issuer to https://chat.example.com/v3', 'follow again'])
   })
 
   it('keeps the session when the new deployment could not say, for push to keep trying there', async () => {
     const { handlers, done } = setUp('unknown')
     await handlers['service:save']({ settings: SETTINGS })
-    expect(done).toEqual(['save with the token', 'follow again'])
+    expect(done).toEqual(['save with the token', 'follow the issuer to https://chat.example.com/v3', 'follow again'])
   })
 
   it('ends the session saying why when the new deployment refuses it', async () => {

@@ -4,6 +4,7 @@
 // why when it refuses it, or when it is at another origin and so was never shown the token.
 import type { InvokeHandlers } from '../../shared/ipc'
 import { SERVICE_SETTING_LABELS, serviceSettingsProblems, type ServiceSettingName } from '../../shared/service-settings'
+import { issuerOf, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
 import { AppError } from './app-error'
 import type { ServiceSettingsPort } from './ports'
 
@@ -13,16 +14,18 @@ export const NEW_SERVICE_SIGN_IN_NOTICE = 'The service settings were saved. Sign
 export interface ServiceSettingsDependencies {
   settings: ServiceSettingsPort
   /** The session's token, or null when nobody is signed in. */
-  token(): string | null
+  token(): IssuedToken | null
   /** Ends the session and shows `notice` on the sign-in screen. */
   endSession(notice: string): Promise<void>
+  /** The session carries on at the same deployment, whose addresses are now these. */
+  followIssuer(issuer: TokenIssuer): Promise<void>
   /** Push starts again, on the deployment now in force, if someone is signed in. */
   followAgain(): Promise<void>
 }
 
 type ServiceSettingsHandlers = Pick<InvokeHandlers, 'service:get' | 'service:test' | 'service:save'>
 
-export function serviceSettingsHandlers({ settings, token, endSession, followAgain }: ServiceSettingsDependencies): ServiceSettingsHandlers {
+export function serviceSettingsHandlers({ settings, token, endSession, followIssuer, followAgain }: ServiceSettingsDependencies): ServiceSettingsHandlers {
   return {
     'service:get': async () => settings.current(),
     'service:test': ({ settings: tried }) => settings.test(tried),
@@ -33,7 +36,10 @@ export function serviceSettingsHandlers({ settings, token, endSession, followAga
       const { view, session } = await settings.save(chosen, token())
       if (session === 'refused') await endSession(NEW_SERVICE_REFUSED_SESSION_NOTICE)
       else if (session === 'elsewhere') await endSession(NEW_SERVICE_SIGN_IN_NOTICE)
-      else await followAgain()
+      else {
+        await followIssuer(issuerOf(view.settings))
+        await followAgain()
+      }
       return view
     }
   }

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { TextRoute } from '../../shared/account'
 import type { Me, SessionState } from '../../shared/domain'
 import type { ErrorCode } from '../../shared/ipc'
-import { MemoryPreferences, MemoryVault } from '../../../tests/support/memory-platform'
+import type { IssuedToken, TokenIssuer } from '../../shared/token-issuer'
+import { issuerAt, MemoryPreferences, MemoryVault, TEST_ISSUER } from '../../../tests/support/memory-platform'
 import type { Log } from '../log/log'
 import type { LoginOutcome, SessionService, TextRouteAddress } from './ports'
-import { SESSION_ENDED_NOTICE, Session } from './session'
+import { ALREADY_SIGNED_IN, SESSION_ENDED_NOTICE, Session } from './session'
 import { ManualTime } from './testing/manual-time'
 import { failure } from './testing/memory-service'
 import { VERIFICATION_LIFETIME_MS } from './text-route-poll'
@@ -25,6 +26,8 @@ class MemoryAccount implements SessionService {
   readonly logins: LoginRequest[] = []
   readonly calls: Operation[] = []
   readonly tokens = new Set<string>()
+  /** Where each revocation was sent. */
+  readonly revokedAt: TokenIssuer[] = []
   verifyDevice = false
   /** The service asks for a verification again even after a verified code (it never should). */
   verifyAgain = false
@@ -36,10 +39,10 @@ class MemoryAccount implements SessionService {
   #verified = false
   #issued = 0
   readonly #failures = new Map<Operation, ErrorCode>()
-  readonly #currentToken: () => string | null
+  readonly #currentToken: () => IssuedToken | null
 
   /** `currentToken` is the token the calls carry, as the connection reads it from its owner. */
-  constructor(currentToken: () => string | null) {
+  constructor(currentToken: () => IssuedToken | null) {
     this.#currentToken = currentToken
   }
 
@@ -48,10 +51,10 @@ class MemoryAccount implements SessionService {
   }
 
   /** A token as a sign-in earlier would have issued it. */
-  issueToken(): string {
+  issueToken(issuer: TokenIssuer = TEST_ISSUER): IssuedToken {
     const token = `token-${(this.#issued += 1)}`
     this.tokens.add(token)
-    return token
+    return { token, issuer }
   }
 
   async login(request: LoginRequest): Promise<LoginOutcome> {
@@ -97,13 +100,14 @@ class MemoryAccount implements SessionService {
 
   async me(): Promise<Me> {
     this.#call('me')
-    if (!this.tokens.has(this.#currentToken() ?? '')) throw failure('UNAUTHENTICATED')
+    if (!this.tokens.has(this.#currentToken()?.token ?? '')) throw failure('UNAUTHENTICATED')
     return ADA
   }
 
-  async destroyToken(): Promise<void> {
-    this.#call('destroyToken')
-    if (!this.tokens.delete(this.#currentToken() ?? '')) throw failure('UNAUTHENTICATED')
+  async revokeToken(issued: IssuedToken): Promise<void> {
+    this.#call('revokeToken')
+    this.revokedAt.push(issued.issuer)
+    if (!this.tokens.delete(issued.token)) throw failure('UNAUTHENTICATED')
   }
 
   #call(operation: Operation): void {
@@ -126,18 +130,20 @@ function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPrefer
   const states: SessionState[] = []
   const signedIn: Me[] = []
   const ended: string[] = []
-  const service = new MemoryAccount((): string | null => session.token)
+  const service = new MemoryAccount((): IssuedToken | null => session.token)
+  const settings = { deployment: TEST_ISSUER }
   const session: Session = new Session({
     service,
     vault,
     preferences,
     log,
+    deployment: () => settings.deployment,
     ...(platform.time === undefined ? {} : { now: () => platform.time?.now ?? 0, timers: platform.time }),
     changed: (state) => void states.push(state),
     signedIn: (me) => void signedIn.push(me),
     signedOut: () => void ended.push(session.state.status)
   })
-  return { session, service, vault, preferences, log, states, signedIn, ended }
+  return { session, service, vault, preferences, log, states, signedIn, ended, settings }
 }
 
 /** A session already signed in, with what it announced on the way left out. */
@@ -173,8 +179,8 @@ describe('Session: signing in', () => {
     expect(await session.signIn('ada', PASSWORD)).toEqual({ status: 'signedIn', me: ADA })
     expect(session.state).toEqual({ status: 'signedIn', me: ADA })
     expect(session.me).toEqual(ADA)
-    expect(session.token).toBe('token-1')
-    expect(vault.token).toBe('token-1')
+    expect(session.token).toEqual({ token: 'token-1', issuer: TEST_ISSUER })
+    expect(vault.kept).toEqual(session.token)
     expect(preferences.get('account')).toEqual(ADA)
     expect(states).toEqual([{ status: 'signedIn', me: ADA }])
     expect(signedIn).toEqual([ADA])
@@ -197,7 +203,7 @@ describe('Session: signing in', () => {
 
     // Typed with stray spaces around it, as pasted from a text message.
     expect(await session.confirmCode(` ${PIN} `)).toEqual({ status: 'signedIn', me: ADA })
-    expect(vault.token).toBe(session.token)
+    expect(vault.kept).toEqual(session.token)
     expect(signedIn).toEqual([ADA])
     expect(states).toEqual([{ status: 'verifying', challenge: { smsHint: null } }, { status: 'signedIn', me: ADA }])
     // The sign-in is repeated with the same credentials and device, carrying the verification.
@@ -351,10 +357,10 @@ describe('Session: restoring the last run’s session', () => {
   it('signs in as whoever the service says the kept token belongs to', async () => {
     const vault = new MemoryVault()
     const { session, service, preferences, states, signedIn } = sessionWith({ vault })
-    vault.token = service.issueToken()
+    vault.kept = service.issueToken()
     await session.restore()
     expect(session.state).toEqual({ status: 'signedIn', me: ADA })
-    expect(session.token).toBe(vault.token)
+    expect(session.token).toEqual(vault.kept)
     expect(preferences.get('account')).toEqual(ADA)
     expect(states).toEqual([{ status: 'signedIn', me: ADA }])
     expect(signedIn).toEqual([ADA])
@@ -365,13 +371,13 @@ describe('Session: restoring the last run’s session', () => {
     const preferences = new MemoryPreferences()
     preferences.set('account', ADA)
     const { session, service, log, signedIn } = sessionWith({ vault, preferences })
-    vault.token = service.issueToken()
+    vault.kept = service.issueToken()
     service.failNext('me', 'NETWORK')
 
     await session.restore()
     expect(session.state).toEqual({ status: 'signedIn', me: ADA })
-    expect(session.token).toBe(vault.token)
-    expect(vault.token).not.toBeNull()
+    expect(session.token).toEqual(vault.kept)
+    expect(vault.kept).not.toBeNull()
     expect(signedIn).toEqual([ADA])
     expect(log.warnings).toEqual(['restored the session without reaching the service'])
   })
@@ -381,7 +387,7 @@ describe('Session: restoring the last run’s session', () => {
     const preferences = new MemoryPreferences()
     preferences.set('account', ADA)
     const { session, states, signedIn } = sessionWith({ vault, preferences })
-    vault.token = 'revoked'
+    vault.kept = { token: 'revoked', issuer: TEST_ISSUER }
 
     await session.restore()
     expect(session.state).toEqual(signedOut(SESSION_ENDED_NOTICE))
@@ -395,7 +401,7 @@ describe('Session: restoring the last run’s session', () => {
   it('asks the user to sign in when the service is out of reach and no account is remembered', async () => {
     const vault = new MemoryVault()
     const { session, service, signedIn } = sessionWith({ vault })
-    vault.token = service.issueToken()
+    vault.kept = service.issueToken()
     service.failNext('me', 'NETWORK')
 
     await session.restore()
@@ -421,12 +427,12 @@ describe('Session: signing out and expiry', () => {
 
   it('signs out here even when the service cannot be told', async () => {
     const { session, service, vault, log, ended } = await signedInSession()
-    service.failNext('destroyToken', 'NETWORK')
+    service.failNext('revokeToken', 'NETWORK')
     await session.signOut()
     expect(session.state).toEqual(signedOut(null))
     expect(vault.token).toBeNull()
     expect(ended).toHaveLength(1)
-    expect(log.warnings).toEqual(['could not destroy the token on the service'])
+    expect(log.warnings).toEqual(['could not revoke the token at the service that issued it'])
   })
 
   it('leaves a verification without asking the service, and tells no one a session ended', async () => {
@@ -592,5 +598,110 @@ describe('Session: texting the service instead', () => {
       expect(time.pending).toBe(0)
       if (leave === 'cancelTextRoute') expect(states.at(-1)).toEqual({ status: 'verifying', challenge: { smsHint: null } })
     }
+  })
+})
+
+describe('Session: the token goes only to the service that issued it', () => {
+  const elsewhere = issuerAt('http://127.0.0.1:9999')
+
+  it('never shows a kept token to other addresses: it is revoked where it was issued, forgotten, and the sign-in screen says why', async () => {
+    const vault = new MemoryVault()
+    const preferences = new MemoryPreferences()
+    preferences.set('account', ADA)
+    const { session, service, settings, states, signedIn } = sessionWith({ vault, preferences })
+    vault.kept = service.issueToken()
+    settings.deployment = elsewhere
+
+    await session.restore()
+    expect(service.calls).toEqual(['revokeToken'])
+    expect(service.revokedAt).toEqual([TEST_ISSUER])
+    expect(service.tokens.size).toBe(0)
+    expect(vault.kept).toBeNull()
+    expect(session.token).toBeNull()
+    const notice = 'The service address changed since you signed in. Sign in again to use http://127.0.0.1:9999.'
+    expect(states).toEqual([signedOut(notice)])
+    expect(signedIn).toEqual([])
+  })
+
+  it('forgets a kept token whose issuer cannot be told, even when the revocation fails', async () => {
+    const vault = new MemoryVault()
+    const { session, service, settings } = sessionWith({ vault })
+    vault.kept = service.issueToken()
+    settings.deployment = { ...TEST_ISSUER, appId: 'another-app' }
+    service.failNext('revokeToken', 'NETWORK')
+
+    await session.restore()
+    expect(vault.kept).toBeNull()
+    expect(session.state.status).toBe('signedOut')
+  })
+
+  it('keeps a session whose deployment only moved its paths', async () => {
+    const vault = new MemoryVault()
+    const { session, service, settings } = sessionWith({ vault })
+    vault.kept = service.issueToken()
+    settings.deployment = { ...TEST_ISSUER, baseUrl: 'http://127.0.0.1:8080/api/v3' }
+    await session.restore()
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+  })
+
+  it('ends a running session when the addresses in force stop being its issuer’s, revoking it there once', async () => {
+    const { session, service, settings, vault, states, ended } = await signedInSession()
+    settings.deployment = elsewhere
+    await Promise.all([session.issuerLeft(), session.issuerLeft()])
+    expect(service.revokedAt).toEqual([TEST_ISSUER])
+    expect(vault.kept).toBeNull()
+    expect(states).toEqual([signedOut('The service address changed since you signed in. Sign in again to use http://127.0.0.1:9999.')])
+    expect(ended).toHaveLength(1)
+  })
+
+  it('takes no notice of a held-back request while the addresses are still the issuer’s', async () => {
+    const { session, service } = await signedInSession()
+    await session.issuerLeft()
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+    expect(service.calls).not.toContain('revokeToken')
+  })
+
+  it('keeps the token with the new addresses when the same deployment moves its paths', async () => {
+    const { session, vault } = await signedInSession()
+    const moved = { ...TEST_ISSUER, v2Url: 'http://127.0.0.1:8080/api/v2' }
+    await session.followIssuer(moved)
+    expect(vault.kept).toEqual({ token: 'token-1', issuer: moved })
+    await session.followIssuer(elsewhere)
+    expect(vault.kept).toEqual({ token: 'token-1', issuer: moved })
+  })
+})
+
+describe('Session: one account at a time', () => {
+  it('refuses a sign-in while signed in, asking the service nothing and keeping the token', async () => {
+    const { session, service, vault } = await signedInSession()
+    service.calls.length = 0
+    await expect(session.signIn('ada', PASSWORD)).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_SIGNED_IN })
+    expect(service.calls).toEqual([])
+    expect(vault.kept).toEqual({ token: 'token-1', issuer: TEST_ISSUER })
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+  })
+
+  it('refuses a sign-in while a kept session is being restored', async () => {
+    const vault = new MemoryVault()
+    const { session, service } = sessionWith({ vault })
+    vault.kept = service.issueToken()
+    const restoring = session.restore()
+    await expect(session.signIn('ada', PASSWORD)).rejects.toMatchObject({ code: 'CONFLICT' })
+    await restoring
+    expect(session.token?.token).toBe('token-1')
+  })
+
+  it('refuses to confirm a code while signed in', async () => {
+    const { session } = await signedInSession()
+    await expect(session.confirmCode(PIN)).rejects.toMatchObject({ code: 'CONFLICT' })
+    await expect(session.startOver()).rejects.toMatchObject({ code: 'VALIDATION' })
+  })
+
+  it('of two sign-ins in flight at once, keeps the first and revokes the token of the second', async () => {
+    const { session, service, vault } = sessionWith()
+    const results = await Promise.allSettled([session.signIn('ada', PASSWORD), session.signIn('ada', PASSWORD)])
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected'])
+    expect(vault.kept?.token).toBe('token-1')
+    expect([...service.tokens]).toEqual(['token-1'])
   })
 })

@@ -2,8 +2,12 @@
 // (a code sent by SMS, a backup code, or a text the user sends the service), then the same sign-in
 // again carrying the verified verification. The token lives here and in the vault only; the
 // renderer sees the session's state, never the token.
+//
+// The token is held with the deployment that issued it, and one account is signed in at a time: a
+// start on addresses other than the issuer's, or a sign-in while a token is held, never sends it.
 import { randomUUID } from 'node:crypto'
 import type { TextRoute } from '../../shared/account'
+import { isIssuedBy, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
 import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/domain'
 import type { ErrorCode } from '../../shared/ipc'
 import { AppError } from './app-error'
@@ -18,6 +22,8 @@ export interface SessionDependencies {
   vault: TokenVault
   preferences: Preferences
   log: Log
+  /** The deployment the settings in force name: a kept token goes nowhere else. */
+  deployment(): TokenIssuer
   /** Unix ms; tests pass a clock of their own. */
   now?: () => number
   timers?: Timers
@@ -44,6 +50,13 @@ interface Challenge {
 
 export const SESSION_ENDED_NOTICE = userMessageFor('UNAUTHENTICATED')
 
+/** Why the sign-in screen is back: the token belongs to the service the app pointed at before. */
+export function serviceMovedNotice(deployment: TokenIssuer): string {
+  return `The service address changed since you signed in. Sign in again to use ${new URL(deployment.baseUrl).origin}.`
+}
+
+export const ALREADY_SIGNED_IN = 'You are already signed in. Sign out first to sign in to another account.'
+
 /** Sign-in refusals after the text arrived that no later check can get past: the route ends with these words. */
 const TEXT_ROUTE_REFUSALS: Partial<Record<ErrorCode, string>> = {
   UNAUTHENTICATED: 'Your text arrived, but the service refused the sign-in: your password may have changed. Go back and sign in again.',
@@ -53,7 +66,7 @@ const TEXT_ROUTE_REFUSALS: Partial<Record<ErrorCode, string>> = {
 export class Session {
   readonly #deps: SessionDependencies
   #state: SessionState = { status: 'signedOut', notice: null }
-  #token: string | null = null
+  #issued: IssuedToken | null = null
   /** The password is held only while the verification screen is up, to repeat the sign-in once verified. */
   #challenge: Challenge | null = null
   /** A new token is on its way in (switchToken): the old one's refusals are expected. */
@@ -74,19 +87,23 @@ export class Session {
     return this.#state
   }
 
-  get token(): string | null {
-    return this.#token
+  get token(): IssuedToken | null {
+    return this.#issued
   }
 
   get me(): Me | null {
     return this.#state.status === 'signedIn' ? this.#state.me : null
   }
 
-  /** Picks up the session kept from the last run, if it is still good. */
+  /** Picks up the session kept from the last run, if it is still good and the addresses in force are its issuer's. */
   async restore(): Promise<void> {
-    const token = await this.#deps.vault.load()
-    if (token === null) return
-    this.#token = token
+    const kept = await this.#deps.vault.load()
+    if (kept === null) return
+    if (!isIssuedBy(kept.issuer, this.#deps.deployment())) {
+      await this.#leave(kept)
+      return
+    }
+    this.#issued = kept
     try {
       const me = await this.#deps.service.me()
       this.#becomeSignedIn(me)
@@ -99,7 +116,7 @@ export class Session {
         this.#becomeSignedIn(remembered)
         return
       }
-      this.#token = null
+      this.#issued = null
       await this.#deps.vault.clear()
       this.#setState({
         status: 'signedOut',
@@ -109,6 +126,7 @@ export class Session {
   }
 
   async signIn(username: string, password: string): Promise<SignInResult> {
+    this.#requireNoToken()
     const outcome = await this.#login({ username, password, deviceId: this.#deviceId() })
     if (outcome.kind === 'token') return { status: 'signedIn', me: await this.#accept(outcome) }
     this.#stopTextRoute()
@@ -200,6 +218,7 @@ export class Session {
   }
 
   async confirmCode(code: string): Promise<ConfirmCodeResult> {
+    this.#requireNoToken()
     const challenge = this.#requireChallenge()
     if (!challenge.verified) {
       let confirmation: Awaited<ReturnType<SessionService['confirmCode']>>
@@ -224,19 +243,32 @@ export class Session {
   }
 
   async signOut(): Promise<void> {
-    if (this.#token !== null) {
-      await this.#deps.service.destroyToken().catch((error: unknown) => {
-        // Signing out must always work locally; an unreachable service only means the token outlives us there.
-        this.#deps.log.warn('could not destroy the token on the service', error)
-      })
-    }
+    if (this.#issued !== null) await this.#revoke(this.#issued)
     await this.#end(null)
   }
 
   /** The service refused our token, or ended every session (a password change): back to sign-in, saying why. */
   async expire(notice?: string): Promise<void> {
-    if (this.#token === null || this.#switchingToken) return
+    if (this.#issued === null || this.#switchingToken) return
     await this.#end(notice ?? this.#refusalNotice ?? SESSION_ENDED_NOTICE)
+  }
+
+  /** A request was held back: the addresses in force are no longer those of the token's issuer. */
+  async issuerLeft(): Promise<void> {
+    const issued = this.#issued
+    if (issued === null || isIssuedBy(issued.issuer, this.#deps.deployment())) return
+    await this.#leave(issued)
+  }
+
+  /**
+   * The settings just saved still name the token's issuer (its paths moved, say): the token is
+   * kept with the new addresses, so its revocation goes where the deployment now answers.
+   */
+  async followIssuer(issuer: TokenIssuer): Promise<void> {
+    const issued = this.#issued
+    if (issued === null || !isIssuedBy(issued.issuer, issuer)) return
+    this.#issued = { token: issued.token, issuer }
+    await this.#deps.vault.save(this.#issued)
   }
 
   /**
@@ -263,16 +295,14 @@ export class Session {
    * `issue` replaces every token of the account with the one it answers (M4 does). That token is
    * kept in the vault before anything uses it, so an app that stops halfway still holds one that works.
    */
-  async switchToken(issue: () => Promise<string>): Promise<void> {
-    if (this.#token === null) throw new AppError('UNAUTHENTICATED', SESSION_ENDED_NOTICE)
+  async switchToken(issue: () => Promise<IssuedToken>): Promise<void> {
+    if (this.#issued === null) throw new AppError('UNAUTHENTICATED', SESSION_ENDED_NOTICE)
     this.#switchingToken = true
     try {
       const token = await issue()
-      if (this.#token === null) {
+      if (this.#issued === null) {
         // Signed out meanwhile: the new token is nobody's, and it never expires unless revoked.
-        await this.#deps.service.destroyToken(token).catch((error: unknown) => {
-          this.#deps.log.warn('could not destroy the token issued while signing out', error)
-        })
+        await this.#revoke(token)
         return
       }
       await this.#deps.vault.save(token).catch(async (error: unknown) => {
@@ -281,10 +311,33 @@ export class Session {
         this.#deps.log.error('could not keep the new token; the next start will ask to sign in again', error)
         await this.#deps.vault.clear().catch((clearError: unknown) => this.#deps.log.error('could not clear the revoked token either', clearError))
       })
-      this.#token = token
+      this.#issued = token
     } finally {
       this.#switchingToken = false
     }
+  }
+
+  /** T3 at the token's issuer; signing out must always work locally, so a failure only means the token outlives us there. */
+  async #revoke(issued: IssuedToken): Promise<void> {
+    await this.#deps.service.revokeToken(issued).catch((error: unknown) => {
+      this.#deps.log.warn('could not revoke the token at the service that issued it', error)
+    })
+  }
+
+  /** The token's issuer is not the deployment in force: it is revoked there, never shown here, and the person told why. */
+  async #leave(issued: IssuedToken): Promise<void> {
+    // Let go at once, so nothing asks for it again while the revocation is on its way.
+    if (this.#issued === issued) this.#issued = null
+    this.#deps.log.warn('the service settings changed since sign-in; the session is revoked where it was issued', {
+      issuedBy: new URL(issued.issuer.baseUrl).origin
+    })
+    await this.#revoke(issued)
+    await this.#end(serviceMovedNotice(this.#deps.deployment()))
+  }
+
+  /** Main does not trust the renderer: a second account's sign-in would replace a token still live, and its push grant with it. */
+  #requireNoToken(): void {
+    if (this.#issued !== null) throw new AppError('CONFLICT', ALREADY_SIGNED_IN)
   }
 
   async #login(request: Parameters<SessionService['login']>[0]): Promise<LoginOutcome> {
@@ -353,9 +406,14 @@ export class Session {
   }
 
   async #accept(outcome: Extract<LoginOutcome, { kind: 'token' }>): Promise<Me> {
+    if (this.#issued !== null) {
+      // Another sign-in finished first (two in flight at once): this token is nobody's.
+      await this.#revoke(outcome.token)
+      throw new AppError('CONFLICT', ALREADY_SIGNED_IN)
+    }
     this.#stopTextRoute()
     this.#challenge = null
-    this.#token = outcome.token
+    this.#issued = outcome.token
     await this.#deps.vault.save(outcome.token)
     this.#becomeSignedIn(outcome.me)
     return outcome.me
@@ -369,7 +427,7 @@ export class Session {
 
   async #end(notice: string | null): Promise<void> {
     const wasSignedIn = this.#state.status === 'signedIn'
-    this.#token = null
+    this.#issued = null
     this.#stopTextRoute()
     this.#challenge = null
     await this.#deps.vault.clear()

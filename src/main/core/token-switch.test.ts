@@ -1,7 +1,8 @@
 // Session.switchToken: the token M4 issues replaces the one in use, kept before anything uses it.
 import { describe, expect, it } from 'vitest'
 import type { Me } from '../../shared/domain'
-import { MemoryPreferences, MemoryVault, quietLog } from '../../../tests/support/memory-platform'
+import type { IssuedToken } from '../../shared/token-issuer'
+import { issuedToken, MemoryPreferences, MemoryVault, quietLog, TEST_ISSUER } from '../../../tests/support/memory-platform'
 import type { SessionService } from './ports'
 import { Session } from './session'
 
@@ -13,8 +14,8 @@ class WatchedVault extends MemoryVault {
   failSaves = false
   session: Session | null = null
 
-  override async save(token: string): Promise<void> {
-    this.tokenInUseWhenSaved.push(this.session?.token ?? null)
+  override async save(token: IssuedToken): Promise<void> {
+    this.tokenInUseWhenSaved.push(this.session?.token?.token ?? null)
     if (this.failSaves) throw new Error('disk full')
     await super.save(token)
   }
@@ -23,40 +24,40 @@ class WatchedVault extends MemoryVault {
 /** A session restored as Ada's with `old-token`, as a kept session is at start-up. */
 async function signedInSession(): Promise<{ session: Session; vault: WatchedVault; ended: string[]; destroyed: string[] }> {
   const vault = new WatchedVault()
-  vault.token = 'old-token'
+  vault.kept = issuedToken('old-token')
   const ended: string[] = []
-  // Which tokens T3 revoked: the session's own is the one in use when none is named.
+  // Which tokens T3 revoked.
   const destroyed: string[] = []
-  let session: Session | null = null
   // Only `me` and T3 are reached: the rest of sign-in is not what these tests are about.
   const service = {
     me: async () => ADA,
-    destroyToken: async (token?: string) => {
-      destroyed.push(token ?? session?.token ?? 'none')
+    revokeToken: async (issued: IssuedToken) => {
+      destroyed.push(issued.token)
     }
   } as unknown as SessionService
-  session = new Session({
+  const session = new Session({
     service,
     vault,
     preferences: new MemoryPreferences(),
     log: quietLog,
+    deployment: () => TEST_ISSUER,
     changed: () => undefined,
     signedIn: () => undefined,
     signedOut: () => ended.push('signedOut')
   })
   vault.session = session
   await session.restore()
-  expect(session.token).toBe('old-token')
+  expect(session.token?.token).toBe('old-token')
   return { session, vault, ended, destroyed }
 }
 
 describe('switching the token', () => {
   it('keeps the new token in the vault before the session uses it', async () => {
     const { session, vault } = await signedInSession()
-    await session.switchToken(async () => 'new-token')
+    await session.switchToken(async () => issuedToken('new-token'))
     expect(vault.tokenInUseWhenSaved).toEqual(['old-token'])
     expect(vault.token).toBe('new-token')
-    expect(session.token).toBe('new-token')
+    expect(session.token?.token).toBe('new-token')
   })
 
   it('does not end the session for a refusal of the old token while the new one is on its way', async () => {
@@ -64,11 +65,11 @@ describe('switching the token', () => {
     await session.switchToken(async () => {
       // M4 has revoked the old token: a request still carrying it is refused meanwhile.
       await session.expire()
-      return 'new-token'
+      return issuedToken('new-token')
     })
     expect(ended).toEqual([])
     expect(session.me).toEqual(ADA)
-    expect(session.token).toBe('new-token')
+    expect(session.token?.token).toBe('new-token')
 
     await session.expire()
     expect(ended).toEqual(['signedOut'])
@@ -77,15 +78,15 @@ describe('switching the token', () => {
   it('keeps the old token when no new one was issued, and the failure reaches the caller', async () => {
     const { session, vault } = await signedInSession()
     await expect(session.switchToken(async () => Promise.reject(new Error('refused')))).rejects.toThrow('refused')
-    expect(session.token).toBe('old-token')
+    expect(session.token?.token).toBe('old-token')
     expect(vault.token).toBe('old-token')
   })
 
   it('uses the new token for this run even when the vault cannot keep it, and lets the revoked one go', async () => {
     const { session, vault } = await signedInSession()
     vault.failSaves = true
-    await session.switchToken(async () => 'new-token')
-    expect(session.token).toBe('new-token')
+    await session.switchToken(async () => issuedToken('new-token'))
+    expect(session.token?.token).toBe('new-token')
     // The next start finds no token to try, rather than the old one M4 revoked.
     expect(vault.token).toBeNull()
   })
@@ -94,7 +95,7 @@ describe('switching the token', () => {
     const { session, vault, destroyed } = await signedInSession()
     await session.switchToken(async () => {
       await session.signOut()
-      return 'new-token'
+      return issuedToken('new-token')
     })
     expect(session.token).toBeNull()
     expect(vault.token).toBeNull()
@@ -104,6 +105,6 @@ describe('switching the token', () => {
   it('refuses when nobody is signed in', async () => {
     const { session } = await signedInSession()
     await session.signOut()
-    await expect(session.switchToken(async () => 'new-token')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' })
+    await expect(session.switchToken(async () => issuedToken('new-token'))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' })
   })
 })

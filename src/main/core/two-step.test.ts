@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import type { Account, SignedInApp } from '../../shared/account'
 import type { Me } from '../../shared/domain'
 import type { ErrorCode } from '../../shared/ipc'
-import { quietLog } from '../../../tests/support/memory-platform'
+import type { IssuedToken } from '../../shared/token-issuer'
+import { issuedToken, quietLog } from '../../../tests/support/memory-platform'
 import type { SecurityService, SessionService } from './ports'
 import { failure } from './testing/memory-service'
 import { TwoStep } from './two-step'
@@ -52,10 +53,10 @@ class MemorySecurity implements SecurityService, Pick<SessionService, 'sendSmsCo
   async confirmTwoStepPhone(): Promise<void> {
     this.#step('confirmTwoStepPhone')
   }
-  async enableTwoStep(): Promise<{ token: string; backupCode: string }> {
+  async enableTwoStep(): Promise<{ token: IssuedToken; backupCode: string }> {
     this.#step('enableTwoStep')
     this.enabled = true
-    return { token: 'new-token', backupCode: 'abcdefgh12345678' }
+    return { token: issuedToken('new-token'), backupCode: 'abcdefgh12345678' }
   }
   async disableTwoStep(): Promise<void> {
     this.#step('disableTwoStep')
@@ -76,7 +77,7 @@ function twoStepOver(service: MemorySecurity): { twoStep: TwoStep; tokens: strin
     service,
     me: () => ADA,
     switchToken: async (issue) => {
-      tokens.push(await issue())
+      tokens.push((await issue()).token)
     },
     log: quietLog
   })

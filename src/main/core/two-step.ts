@@ -8,13 +8,14 @@ import type { Log } from '../log/log'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { SecurityService, SessionService } from './ports'
+import type { IssuedToken } from '../../shared/token-issuer'
 
 export interface TwoStepDependencies {
   service: SecurityService & Pick<SessionService, 'sendSmsCode' | 'confirmCode'>
   /** The signed-in user; throws UNAUTHENTICATED when nobody is. */
   me(): Me
   /** Runs `issue` (M4) and makes the token it answers the app's own, kept before anything uses it. */
-  switchToken(issue: () => Promise<string>): Promise<void>
+  switchToken(issue: () => Promise<IssuedToken>): Promise<void>
   log: Log
 }
 

@@ -1,6 +1,9 @@
-// The access token, encrypted with the OS keychain through Electron's safeStorage and kept in its
-// own electron-store file. Where the OS offers no real encryption the token stays in memory only:
-// the user signs in again next launch rather than having a readable token on disk.
+// The access token, with the addresses of the deployment that issued it, encrypted as one with the
+// OS keychain through Electron's safeStorage and kept in its own electron-store file. Where the OS
+// offers no real encryption the token stays in memory only: the user signs in again next launch
+// rather than having a readable token on disk.
+import type { IssuedToken } from '../../shared/token-issuer'
+import { decodeKeptToken, encodeKeptToken } from '../core/kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'
 import type { KeyValueStore } from '../core/stored-preferences'
@@ -14,13 +17,16 @@ export interface Encryption {
   getSelectedStorageBackend?(): string
 }
 
-const TOKEN_KEY = 'accessToken'
+/** Where the token and its issuer are kept together. */
+const SESSION_KEY = 'session'
+/** Where versions that kept the token alone kept it: such a token says nothing of where it may go. */
+const BARE_TOKEN_KEY = 'accessToken'
 
 export class SafeStorageTokenVault implements TokenVault {
   readonly #store: KeyValueStore
   readonly #encryption: Encryption
   readonly #log: Log
-  #memory: string | null = null
+  #memory: IssuedToken | null = null
   #warned = false
 
   constructor(options: { store: KeyValueStore; encryption: Encryption; log: Log }) {
@@ -29,33 +35,40 @@ export class SafeStorageTokenVault implements TokenVault {
     this.#log = options.log
   }
 
-  async load(): Promise<string | null> {
+  async load(): Promise<IssuedToken | null> {
     if (this.#memory !== null) return this.#memory
-    const stored = this.#store.get(TOKEN_KEY)
+    if (this.#store.get(BARE_TOKEN_KEY) !== undefined) {
+      this.#log.warn('forgot a session kept without the service that issued it; signing in again will replace it')
+      this.#store.delete(BARE_TOKEN_KEY)
+    }
+    const stored = this.#store.get(SESSION_KEY)
     if (typeof stored !== 'string' || !this.#canEncrypt()) return null
+    let kept: IssuedToken | null
     try {
-      this.#memory = this.#encryption.decryptString(Buffer.from(stored, 'base64'))
-      return this.#memory
+      kept = decodeKeptToken(this.#encryption.decryptString(Buffer.from(stored, 'base64')))
     } catch (error) {
       // A token encrypted under another user or keychain cannot be recovered; forget it.
       this.#log.warn('could not decrypt the saved session; signing in again will replace it', error)
-      this.#store.delete(TOKEN_KEY)
-      return null
+      kept = null
     }
+    if (kept === null) this.#store.delete(SESSION_KEY)
+    this.#memory = kept
+    return kept
   }
 
-  async save(token: string): Promise<void> {
+  async save(token: IssuedToken): Promise<void> {
     this.#memory = token
     if (!this.#canEncrypt()) {
-      this.#store.delete(TOKEN_KEY)
+      this.#store.delete(SESSION_KEY)
       return
     }
-    this.#store.set(TOKEN_KEY, this.#encryption.encryptString(token).toString('base64'))
+    this.#store.set(SESSION_KEY, this.#encryption.encryptString(encodeKeptToken(token)).toString('base64'))
   }
 
   async clear(): Promise<void> {
     this.#memory = null
-    this.#store.delete(TOKEN_KEY)
+    this.#store.delete(SESSION_KEY)
+    this.#store.delete(BARE_TOKEN_KEY)
   }
 
   #canEncrypt(): boolean {

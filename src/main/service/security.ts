@@ -6,15 +6,18 @@ import { confirmPhoneChannel, disableMfa, enableMfa, newBackupCode, startPhoneCh
 import type { ServiceClient } from '../api/service-client'
 import { getMe } from '../api/users'
 import type { SecurityService } from '../core/ports'
+import type { TokenIssuer } from '../../shared/token-issuer'
 
-export function securityGateway(client: ServiceClient): SecurityService {
+/** `issuer` tells which deployment a request sent now goes to: the one that issues M4's token. */
+export function securityGateway(client: ServiceClient, issuer: () => TokenIssuer): SecurityService {
   return {
     account: async () => selfUserToAccount(await getMe(client)),
     startTwoStep: async () => (await startPhoneChannel(client)).code,
     confirmTwoStepPhone: (verificationId) => confirmPhoneChannel(client, verificationId),
     async enableTwoStep() {
+      const issuedBy = issuer()
       const { backupCode, token } = await enableMfa(client)
-      return { backupCode, token: token.access_token }
+      return { backupCode, token: { token: token.access_token, issuer: issuedBy } }
     },
     disableTwoStep: () => disableMfa(client),
     newBackupCode: () => newBackupCode(client),

@@ -3,6 +3,7 @@
 // the ports it implements (core/ports.ts), never the api/ and push/ layers.
 import type { Conversation, ConversationId, Me, Message } from '../../shared/domain'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
+import { isIssuedBy, issuerOf, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
 import { listChats, listDirectMessages, sendDirectMessage } from '../api/chats'
 import type { WireGroup, WireVerification } from '../api/decoders'
 import { getGroup, listGroups } from '../api/groups'
@@ -15,7 +16,7 @@ import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
 import { ServiceSettingsControl, type SavedServiceSettings } from './service-settings-control'
 import { likedByMe, likedForMe, mostLiked, react, unreact } from '../api/reactions'
-import { confirmCode, readVerification, sendSmsCode, signIn, signOut } from '../api/sessions'
+import { confirmCode, readVerification, revokeAtIssuer, sendSmsCode, signIn } from '../api/sessions'
 import { chatToConversation, selfUserToMe, toMessage, toReactions, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { conversationChannel, userChannel } from '../push/channels'
@@ -56,15 +57,18 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
     if (owner === null) throw new Error('The service connection was used before core attached to it.')
     return owner
   }
-  const token = (): string | null => owner?.token() ?? null
+  const token = (): IssuedToken | null => owner?.token() ?? null
   const settings = new ServiceSettingsControl({
     initial: config,
     log,
     ...(saved === undefined ? {} : { saved }),
     ...(environment === undefined ? {} : { environment })
   })
+  /** Where a request sent now goes: a token it brings back was issued there. */
+  const issuerInForce = (): TokenIssuer => issuerOf(settings.config)
   const client = new ServiceClient({ config: () => settings.config, getToken: token })
   client.onUnauthorized(() => owner?.tokenRefused())
+  client.onTokenElsewhere(() => owner?.tokenElsewhere())
 
   const requireMeId = (): string => {
     const me = owner?.me() ?? null
@@ -95,9 +99,10 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
     ...pollGateway({ client, meId: requireMeId, group: (groupId) => getGroup(client, groupId), now: Date.now }),
     ...groupGateway({ client, meId: requireMeId }),
     ...peopleGateway({ client, meId: requireMeId, groups: () => everyPage((page) => listGroups(client, { page, perPage: LIST_PAGE_SIZE })) }),
-    ...securityGateway(client),
+    ...securityGateway(client, issuerInForce),
     ...profileGateway(client),
     async login({ username, password, deviceId, verificationCode }) {
+      const issuer = issuerInForce()
       const outcome = await signIn(client, { username, password, deviceId, ...(verificationCode === undefined ? {} : { verificationCode }) })
       if (outcome.kind === 'verification') {
         const smsHint = outcome.verification.methods?.sms
@@ -110,7 +115,7 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
       }
       const me = tokenResultToMe(outcome.result)
       if (me === null) throw new AppError('INTERNAL', 'The service signed you in without saying who you are.')
-      return { kind: 'token', token: outcome.result.access_token, me }
+      return { kind: 'token', token: { token: outcome.result.access_token, issuer }, me }
     },
     async readVerification(verificationId) {
       const verification = await readVerification(client, verificationId)
@@ -125,7 +130,7 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
       return outcome.kind === 'verified' ? { verified: true } : { verified: false, remainingAttempts: outcome.remainingAttempts }
     },
     me: async () => selfUserToMe(await getMe(client)),
-    destroyToken: (token) => signOut(client, token),
+    revokeToken: (issued) => revokeAtIssuer(issued),
     async listConversations() {
       const me = requireMeId()
       const [groups, chats] = await Promise.all([
@@ -204,7 +209,7 @@ interface LivePushFeedOptions {
   /** Read at every start, so a restart follows the settings just saved. */
   config: () => ServiceConfig
   log: Log
-  token: () => string | null
+  token: () => IssuedToken | null
   owner: () => ConnectionOwner
   /** G4, for who reacted to the user's message. */
   group: (groupId: ConversationId) => Promise<WireGroup>
@@ -224,8 +229,17 @@ class LivePushFeed implements PushFeed {
   start(me: Me): void {
     if (this.#connection !== null) return
     const owner = this.#options.owner()
-    const { config, token, log } = this.#options
-    const connection = new PushConnection({ config: config(), getToken: token, log })
+    const { token, log } = this.#options
+    const config = this.#options.config()
+    // A subscribe carries the token: only to the push addresses of the deployment that issued it.
+    const pushToken = (): string | null => {
+      const issued = token()
+      if (issued === null) return null
+      if (isIssuedBy(issued.issuer, issuerOf(config))) return issued.token
+      owner.tokenElsewhere()
+      return null
+    }
+    const connection = new PushConnection({ config, getToken: pushToken, log })
     connection.on('status', (status) => owner.status(status))
     connection.on('reconnected', () => owner.live())
     connection.on('lineCreated', ({ message, wire }) => {

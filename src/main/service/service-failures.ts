@@ -1,7 +1,7 @@
 // The service connection speaks core's language: a refusal or an outage leaves it as an AppError
 // whose code core decides by, worded for the user; the service's own text stays in its cause.
 import type { ErrorCode } from '../../shared/ipc'
-import { ApiError, ServiceUnreachableError } from '../api/api-error'
+import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from '../api/api-error'
 import { AppError } from '../core/app-error'
 import { userMessageFor } from '../core/failures'
 
@@ -15,12 +15,24 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 }
 
 export function asAppError(error: unknown): unknown {
+  // Not a session end: the same request may work once the address is put right, and whatever it
+  // carried (a message in the outbox, say) waits for that like it waits out an outage.
+  if (error instanceof ServiceRedirectError) {
+    return new AppError('NETWORK', redirectWords(error.location), { cause: error })
+  }
   const code = serviceErrorCode(error)
   return code === null ? error : new AppError(code, userMessageFor(code), { cause: error })
 }
 
+/** What the person reads when the service redirects a request the app will not let go elsewhere. */
+export function redirectWords(location: string | null): string {
+  const where = location === null ? 'another address' : location
+  return `The service answered with a redirect to ${where}; check the address in Settings ▸ Service.`
+}
+
 function serviceErrorCode(error: unknown): ErrorCode | null {
   if (error instanceof ServiceUnreachableError) return 'NETWORK'
+  if (error instanceof TokenElsewhereError) return 'UNAUTHENTICATED'
   // A 5xx is the service out of order rather than refusing: like an outage, it is worth trying again.
   if (error instanceof ApiError) return STATUS_CODES[error.status] ?? (error.status >= 500 ? 'NETWORK' : 'INTERNAL')
   return null

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AddressCheck, ServiceSettings } from '../../shared/service-settings'
-import { localServiceConfig } from '../api/service-config'
+import { issuerOf, type IssuedToken } from '../../shared/token-issuer'
+import { localServiceConfig, type ServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
 import { ServiceSettingsControl, type SavedServiceSettings } from './service-settings-control'
 
@@ -32,6 +33,11 @@ async function recordingHost(status: number): Promise<RecordingHost> {
   hosts.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+}
+
+/** The token the tests' session holds, issued by the deployment at `config`. */
+function tokenOf(config: ServiceConfig): IssuedToken {
+  return { token: 'the-token', issuer: issuerOf(config) }
 }
 
 function savedIn(initial?: unknown): SavedServiceSettings & { value: unknown } {
@@ -73,17 +79,37 @@ describe('ServiceSettingsControl', () => {
   it('never sends the token to another origin: it signs out where the token was issued, and says the session cannot go along', async () => {
     const [current, typed] = [await recordingHost(200), await recordingHost(200)]
     const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
-    const { session } = await control.save(localServiceConfig(typed.origin), 'the-token')
+    const { session } = await control.save(localServiceConfig(typed.origin), tokenOf(localServiceConfig(current.origin)))
     expect(session).toBe('elsewhere')
     expect(typed.requests).toEqual([])
     expect(current.requests).toEqual([{ method: 'POST', url: '/v2/access_tokens/current/destroy', token: 'the-token' }])
     expect(control.config).toEqual(localServiceConfig(typed.origin))
   })
 
+  it('counts another app id as another service: the token was issued for the app id it signed in with', async () => {
+    const current = await recordingHost(200)
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
+    const { session } = await control.save({ ...localServiceConfig(current.origin), appId: 'another-app' }, tokenOf(localServiceConfig(current.origin)))
+    expect(session).toBe('elsewhere')
+    expect(current.requests).toEqual([{ method: 'POST', url: '/v2/access_tokens/current/destroy', token: 'the-token' }])
+  })
+
+  it('revokes the token where it was issued, not at the addresses in force, should the two ever differ', async () => {
+    const [issuer, inForce, typed] = [await recordingHost(200), await recordingHost(200), await recordingHost(200)]
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(inForce.origin), log: silent })
+    await control.save(localServiceConfig(typed.origin), tokenOf(localServiceConfig(issuer.origin)))
+    expect(issuer.requests).toEqual([{ method: 'POST', url: '/v2/access_tokens/current/destroy', token: 'the-token' }])
+    expect(inForce.requests).toEqual([])
+    expect(typed.requests).toEqual([])
+  })
+
   it('counts one address at another origin as another service, the rest staying', async () => {
     const [current, typed] = [await recordingHost(200), await recordingHost(200)]
     const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
-    const { session } = await control.save({ ...localServiceConfig(current.origin), imageServiceUrl: `${typed.origin}/image` }, 'the-token')
+    const { session } = await control.save(
+      { ...localServiceConfig(current.origin), imageServiceUrl: `${typed.origin}/image` },
+      tokenOf(localServiceConfig(current.origin))
+    )
     expect(session).toBe('elsewhere')
     expect(typed.requests).toEqual([])
   })
@@ -91,7 +117,9 @@ describe('ServiceSettingsControl', () => {
   it('goes on to another origin even when the service being left cannot sign the token out', async () => {
     const typed = await recordingHost(200)
     const control = new ServiceSettingsControl({ initial: localServiceConfig('http://127.0.0.1:1'), log: silent })
-    await expect(control.save(localServiceConfig(typed.origin), 'the-token')).resolves.toMatchObject({ session: 'elsewhere' })
+    await expect(control.save(localServiceConfig(typed.origin), tokenOf(localServiceConfig('http://127.0.0.1:1')))).resolves.toMatchObject({
+      session: 'elsewhere'
+    })
     expect(control.config).toEqual(localServiceConfig(typed.origin))
   })
 
@@ -99,7 +127,7 @@ describe('ServiceSettingsControl', () => {
     const current = await recordingHost(401)
     const control = new ServiceSettingsControl({ initial: localServiceConfig(current.origin), log: silent })
     const moved = { ...localServiceConfig(current.origin), baseUrl: `${current.origin}/api/v3` }
-    await expect(control.save(moved, 'the-token')).resolves.toMatchObject({ session: 'refused' })
+    await expect(control.save(moved, tokenOf(localServiceConfig(current.origin)))).resolves.toMatchObject({ session: 'refused' })
     expect(current.requests).toEqual([{ method: 'GET', url: '/api/v3/users/me', token: 'the-token' }])
   })
 

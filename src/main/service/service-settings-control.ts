@@ -4,11 +4,12 @@
 // keeps the saved settings (Electron's settings file, browser mode's store) and its environment
 // overrides them, as at start-up (api/service-config.ts): the two never disagree about what is
 // in force, before or after a save.
-import { SERVICE_ADDRESS_NAMES, type AddressCheck, type ServiceSettings, type ServiceSettingsView } from '../../shared/service-settings'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
+import { isIssuedBy, type IssuedToken } from '../../shared/token-issuer'
 import { ApiError } from '../api/api-error'
 import { ServiceClient } from '../api/service-client'
 import { environmentOverrides, resolveServiceConfig, type ServiceConfig } from '../api/service-config'
-import { signOut } from '../api/sessions'
+import { revokeAtIssuer } from '../api/sessions'
 import { getMe } from '../api/users'
 import type { DeploymentSwitch, ServiceSettingsPort } from '../core/ports'
 import type { Log } from '../log/log'
@@ -57,7 +58,7 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
     return (this.#options.check ?? checkServiceAddresses)(settings)
   }
 
-  async save(settings: ServiceSettings, token: string | null): Promise<DeploymentSwitch> {
+  async save(settings: ServiceSettings, token: IssuedToken | null): Promise<DeploymentSwitch> {
     const overriddenBy = environmentOverrides(this.#environment)
     const before = asRecord(this.#saved.get())
     // A setting the environment decides keeps its saved value: the screen shows the variable's
@@ -69,7 +70,7 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
     }
     const config = resolveServiceConfig(saved, this.#environment)
     let session: DeploymentSwitch['session'] = 'unknown'
-    if (token !== null) session = sameOrigins(config, this.#config) ? await this.#showToken(config, token) : await this.#signOut(token)
+    if (token !== null) session = isIssuedBy(token.issuer, config) ? await this.#showToken(config, token) : await this.#signOut(token)
     this.#saved.set(saved)
     this.#config = config
     this.#options.log.info('moved to the service settings just saved', { baseUrl: config.baseUrl, session })
@@ -81,7 +82,7 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
    * client of its own: a refusal here must not end the session as a 401 on the app's client would,
    * with the generic notice, before core can say why.
    */
-  async #showToken(config: ServiceConfig, token: string): Promise<DeploymentSwitch['session']> {
+  async #showToken(config: ServiceConfig, token: IssuedToken): Promise<DeploymentSwitch['session']> {
     try {
       await getMe(new ServiceClient({ config, getToken: () => token }))
       return 'accepted'
@@ -93,28 +94,17 @@ export class ServiceSettingsControl implements ServiceSettingsPort {
   }
 
   /**
-   * Leaving for another origin: the session ends, so its token is revoked (T3) on the deployment
-   * still in force, where it was issued, rather than left live there with nobody holding it.
+   * Leaving the deployment that issued the token: the session ends, so its token is revoked (T3)
+   * there, rather than left live with nobody holding it.
    */
-  async #signOut(token: string): Promise<'elsewhere'> {
+  async #signOut(token: IssuedToken): Promise<'elsewhere'> {
     try {
-      await signOut(new ServiceClient({ config: this.#config, getToken: () => token, timeoutMs: SIGN_OUT_TIMEOUT_MS }))
+      await revokeAtIssuer(token)
     } catch (error) {
       this.#options.log.warn('could not sign out of the service being left; its token outlives the session there', error)
     }
     return 'elsewhere'
   }
-}
-
-/** Leaving a deployment should not hold Save up for long when the old one is gone (often why it is left). */
-const SIGN_OUT_TIMEOUT_MS = 5_000
-
-/**
- * Every address keeps its origin (scheme, host and port): the same deployment, its paths moved. The
- * token goes to every address, so a single one elsewhere would hand it to whoever runs that host.
- */
-function sameOrigins(next: ServiceConfig, current: ServiceConfig): boolean {
-  return SERVICE_ADDRESS_NAMES.every((name) => new URL(next[name]).origin === new URL(current[name]).origin)
 }
 
 function memorySaved(): SavedServiceSettings {
