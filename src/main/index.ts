@@ -23,6 +23,7 @@ import { ElectronNotifier } from './desktop/notifier'
 import { decodePng } from './desktop/png'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
+import { serviceEnvironment } from './desktop/service-environment'
 import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
 import { followTheme } from './desktop/native-theme'
@@ -61,7 +62,8 @@ if (debuggingSwitch !== null) {
 
 async function main(): Promise<void> {
   const settings = keyValueStore(SETTINGS_STORE)
-  const config = resolveServiceConfig(settings.get('service'), process.env)
+  const environment = serviceEnvironment(process.env, app.isPackaged)
+  const config = resolveServiceConfig(settings.get('service'), environment)
   const preferences = new StoredPreferences(settings, log)
   const events = new EventQueue()
   const location: AppLocation = {
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
       config,
       log,
       saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
-      environment: process.env
+      environment
     }),
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,

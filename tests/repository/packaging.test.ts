@@ -127,3 +127,13 @@ describe('electron-builder.yml', () => {
     ])
   })
 })
+
+describe('the packaged app and its environment', () => {
+  const compositionRoot = readFileSync(resolve(repositoryRoot, 'src/main/index.ts'), 'utf8')
+
+  it('reads its service settings from the environment only through serviceEnvironment, which a packaged build empties', () => {
+    const reads = [...compositionRoot.matchAll(/process\.env\b[^\n]*/g)].map((match) => match[0])
+    expect(reads).toEqual(['process.env, app.isPackaged)', 'process.env.ELECTRON_RENDERER_URL'])
+    expect(compositionRoot).toContain('const environment = serviceEnvironment(process.env, app.isPackaged)')
+  })
+})
