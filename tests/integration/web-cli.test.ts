@@ -5,13 +5,10 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { startService, type RunningService } from '../../server/src/index'
-
-const root = fileURLToPath(new URL('../..', import.meta.url))
+import { environmentWithoutParley, exited, repositoryRoot as root, waitForLine } from '../support/browser-cli'
 const builtPage = join(root, 'out', 'renderer', 'index.html')
 
 let service: RunningService
@@ -19,37 +16,6 @@ let dataDir: string
 let cli: ChildProcessWithoutNullStreams
 let output = ''
 let pageUrl: URL
-
-/** Resolves with the first stdout line that matches, or rejects with everything printed so far. */
-function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout })
-    const fail = (why: string): void => {
-      clearTimeout(timer)
-      lines.close()
-      reject(new Error(`${why}\n--- cli output ---\n${output}`))
-    }
-    const timer = setTimeout(() => fail(`The cli printed nothing matching ${pattern} within ${timeoutMs} ms.`), timeoutMs)
-    lines.on('line', (line) => {
-      const match = pattern.exec(line)
-      if (match === null) return
-      clearTimeout(timer)
-      lines.close()
-      resolve(match)
-    })
-    child.once('exit', (code, signal) => fail(`The cli exited (code ${code}, signal ${signal}) before printing ${pattern}.`))
-  })
-}
-
-function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
-}
-
-/** This process's environment without any PARLEY_* variable, so only the test says which service to use. */
-function environmentWithoutParley(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PARLEY_')))
-}
 
 /** Runs the cli to its end and resolves with how it ended and everything it printed. */
 async function runToEnd(args: string[], environment: Record<string, string | undefined>): Promise<{ code: number | null; printed: string }> {
@@ -98,7 +64,7 @@ beforeAll(async () => {
   )
   cli.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   cli.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
-  const [, url] = await waitForLine(cli, /^Open (\S+)$/, 20_000)
+  const [, url] = await waitForLine(cli, /^Open (\S+)$/, 20_000, () => output)
   pageUrl = new URL(url ?? '')
 }, 40_000)
 

@@ -8,7 +8,7 @@
 import type { ConversationId, Message, PendingMessage, SendableAttachment } from '../../shared/domain'
 import { conversationKind } from '../../shared/conversation-id'
 import { MAX_ATTACHMENTS } from '../../shared/limits'
-import { errorCodeOf, toIpcError } from './failures'
+import { errorCodeOf, toIpcError, userMessageFor } from './failures'
 import { AppError } from './app-error'
 import type { TimelineService } from './ports'
 import { RetryTimer } from './retry-timer'
@@ -309,7 +309,12 @@ export class Outbox {
 
 function failureText(error: unknown): string {
   const code = errorCodeOf(error)
-  if (code === 'NETWORK') return 'Not sent: the service is out of reach. It will be sent when it is back.'
+  if (code === 'NETWORK') {
+    // The connection words a failure of its own that is worth trying again (a redirect) with what to do about it.
+    const { message } = toIpcError(error)
+    if (message !== userMessageFor('NETWORK')) return `Not sent: ${message} It will be sent when the service answers.`
+    return 'Not sent: the service is out of reach. It will be sent when it is back.'
+  }
   if (code === 'UNAUTHENTICATED') return 'Not sent: your session ended. It will be sent when you sign in again.'
   if (code === 'FORBIDDEN') return 'Not sent: you cannot post in this conversation.'
   if (code === 'VALIDATION') return 'Not sent: the service refused this message.'

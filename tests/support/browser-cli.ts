@@ -1,0 +1,104 @@
+// Browser mode as `npm run web` runs it: `src/main/browser/cli.ts` in a process of its own, the
+// app's host process, with only the environment the test gives it; and a bridge client that calls
+// the contract over its WebSocket as the page does.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import WebSocket from 'ws'
+import type { HostFrame } from '../../src/shared/bridge-protocol'
+import type { InvokeChannel, InvokeRequest, IpcResult } from '../../src/shared/ipc'
+
+export const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url))
+
+/** This process's environment without any PARLEY_* variable, so only the test says which service to use. */
+export function environmentWithoutParley(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PARLEY_')))
+}
+
+/** Resolves with the first stdout line that matches, or rejects with everything printed so far. */
+export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number, printed: () => string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout })
+    const fail = (why: string): void => {
+      clearTimeout(timer)
+      lines.close()
+      reject(new Error(`${why}\n--- cli output ---\n${printed()}`))
+    }
+    const timer = setTimeout(() => fail(`The cli printed nothing matching ${pattern} within ${timeoutMs} ms.`), timeoutMs)
+    lines.on('line', (line) => {
+      const match = pattern.exec(line)
+      if (match === null) return
+      clearTimeout(timer)
+      lines.close()
+      resolve(match)
+    })
+    child.once('exit', (code, signal) => fail(`The cli exited (code ${code}, signal ${signal}) before printing ${pattern}.`))
+  })
+}
+
+export function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+}
+
+export interface BrowserCli {
+  readonly child: ChildProcessWithoutNullStreams
+  /** The address it printed, with the per-launch secret in its fragment. */
+  readonly pageUrl: URL
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string
+  /** One call of the contract over the bridge, as the page makes it. */
+  invoke<C extends InvokeChannel>(channel: C, payload: InvokeRequest<C>): Promise<IpcResult<unknown>>
+  /** SIGTERM, then SIGKILL if it has not gone within 10 s. */
+  stop(): Promise<void>
+}
+
+/** Starts the cli with `args` and resolves once it has printed the address to open. */
+export async function startBrowserCli(args: string[], environment: Record<string, string | undefined>): Promise<BrowserCli> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/browser/cli.ts', ...args], { cwd: repositoryRoot, env: environment, stdio: 'pipe' })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
+  const [, url] = await waitForLine(child, /^Open (\S+)$/, 30_000, () => output)
+  const pageUrl = new URL(url ?? '')
+  let bridge: Promise<WebSocket> | null = null
+  let nextId = 1
+
+  const openBridge = (): Promise<WebSocket> => {
+    const secret = new URLSearchParams(pageUrl.hash.slice(1)).get('secret') ?? ''
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://${pageUrl.host}/bridge?secret=${encodeURIComponent(secret)}`, { origin: pageUrl.origin })
+      socket.once('open', () => resolve(socket))
+      socket.once('error', reject)
+    })
+  }
+
+  return {
+    child,
+    pageUrl,
+    output: () => output,
+    async invoke(channel, payload) {
+      bridge ??= openBridge()
+      const socket = await bridge
+      const id = nextId++
+      return new Promise((resolve) => {
+        const onMessage = (data: Buffer): void => {
+          const frame = JSON.parse(data.toString('utf8')) as HostFrame
+          if (frame.type !== 'result' || frame.id !== id) return
+          socket.off('message', onMessage)
+          resolve(frame.result)
+        }
+        socket.on('message', onMessage)
+        socket.send(JSON.stringify({ type: 'invoke', id, channel, payload }))
+      })
+    },
+    async stop() {
+      if (bridge !== null) (await bridge).close()
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited(child)
+      clearTimeout(killer)
+    }
+  }
+}
