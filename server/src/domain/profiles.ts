@@ -6,8 +6,9 @@ import { Accounts, emailKey, type Account, type SelfUser } from './accounts.js'
 import { Blocks } from './blocks.js'
 import { Groups } from './groups.js'
 import { Login } from './login.js'
+import { PasswordFailures } from './password-failures.js'
 import { Relationships, type RelationshipJson } from './relationships.js'
-import { hashPassword, verifyPassword } from './secrets.js'
+import { hashPassword } from './secrets.js'
 
 /** The account owner's own settings (U2, P1) and how other users see an account (U3, §15.9). */
 
@@ -102,12 +103,15 @@ export class Profiles {
   }
 
   /**
-   * P1: 403 for a wrong current password; otherwise the new password is set, every token of the
-   * account is revoked (this one too) and its known devices are forgotten (§18.19).
+   * P1: 403 for a wrong current password, which counts against the account's failure limit, and
+   * 429 once that limit is reached, the right password included, changing nothing (§18.32);
+   * otherwise the new password is set, every token of the account is revoked (this one too) and
+   * its known devices are forgotten (§18.19).
    */
   async changePassword(userId: number, current: string, next: string): Promise<void> {
     const account = this.#self(userId)
-    if (!(await verifyPassword(current, account.password_hash))) throw forbidden('password_current is wrong')
+    const matches = await this.#core.use(PasswordFailures).checkAccount(account.id, current, account.password_hash)
+    if (!matches) throw forbidden('password_current is wrong')
     const hash = await hashPassword(next)
     this.#core.transaction(() => {
       this.#setPassword.run(hash, this.#core.clock.now(), account.id)
