@@ -139,6 +139,29 @@ describe('account:changePassword', () => {
     await signInThroughSms(again, service, ada)
   })
 
+  it('says in words that there were too many wrong passwords, and to wait 15 minutes, once the service answers 429; nothing changes', async () => {
+    const service = await serviceForTest()
+    const ada = await service.createUser({ name: 'Ada' })
+    const app = await signedInApp(service, ada)
+    for (let i = 0; i < 10; i++) {
+      await expect(app.call('account:changePassword', { current: `wrong guess ${i}`, next: 'a brand new secret' })).rejects.toMatchObject({
+        code: 'FORBIDDEN'
+      })
+    }
+
+    // The right password too: the service refuses it until the window has passed (§18.32).
+    await expect(app.call('account:changePassword', { current: ada.password, next: 'a brand new secret' })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'There have been too many wrong passwords for this account. Wait 15 minutes, then try again.'
+    })
+
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn' })
+    expect((await selfUser(service, app.vault.token ?? '')).status).toBe(200)
+    await service.advanceClock(15 * 60 + 1)
+    const again = launchApp(service.origin, cleanups)
+    await signInThroughSms(again, service, ada)
+  })
+
   it('refuses a new password shorter than 8 characters without asking the service', async () => {
     const service = await serviceForTest()
     const ada = await service.createUser({ name: 'Ada' })

@@ -18,6 +18,8 @@ export interface ProfileDependencies {
 const PROFILE_FIELDS: readonly ProfileField[] = ['name', 'email', 'bio', 'avatar']
 
 export const PASSWORD_CHANGED_NOTICE = 'Your password was changed, and every session ended with it. Sign in with your new password.'
+/** P1's 429 (docs/protocol.md §18.32): wrong passwords, to P1 or to sign-in, reached the account's limit. */
+export const PASSWORD_GUESSES_LIMITED = 'There have been too many wrong passwords for this account. Wait 15 minutes, then try again.'
 
 export class Profile {
   readonly #deps: ProfileDependencies
@@ -52,17 +54,25 @@ export class Profile {
     return { status: 'saved', account }
   }
 
-  /** P1: on success every session ends, this one too, and sign-in says why. */
+  /**
+   * P1: on success every session ends, this one too, and sign-in says why. A wrong current
+   * password counts against the account's limit on wrong passwords, the one sign-in counts
+   * against too: once it is reached the service refuses even the right one for 15 minutes.
+   */
   async changePassword(current: string, next: string): Promise<void> {
     const problem = newPasswordProblem(next)
     if (problem !== null) throw new AppError('VALIDATION', `The new password is too short. ${problem}`)
     try {
       await this.#deps.service.changePassword(current, next)
     } catch (error) {
-      if (errorCodeOf(error) === 'FORBIDDEN') {
-        throw new AppError('FORBIDDEN', 'The current password is wrong. Check it and try again.', { cause: error })
+      switch (errorCodeOf(error)) {
+        case 'FORBIDDEN':
+          throw new AppError('FORBIDDEN', 'The current password is wrong. Check it and try again.', { cause: error })
+        case 'RATE_LIMITED':
+          throw new AppError('RATE_LIMITED', PASSWORD_GUESSES_LIMITED, { cause: error })
+        default:
+          throw error
       }
-      throw error
     }
     await this.#deps.sessionEnded(PASSWORD_CHANGED_NOTICE)
   }

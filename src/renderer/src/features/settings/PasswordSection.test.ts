@@ -104,6 +104,21 @@ describe('Settings ▸ Security ▸ Password', () => {
     expect(within(dialog).getByLabelText('Repeat new password')).toHaveValue('new secret!')
   })
 
+  it('says, not at Current password, that too many wrong passwords were tried, and keeps everything typed', async () => {
+    const limited = 'There have been too many wrong passwords for this account. Wait 15 minutes, then try again.'
+    const fake = signedIn().fails('account:changePassword', 'RATE_LIMITED', limited)
+    const dialog = await openSecurity(fake)
+
+    await fill(dialog, 'old secret', 'new secret!', 'new secret!')
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Change password' }))
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(`Your password was not changed. ${limited}`)
+    const current = within(dialog).getByLabelText('Current password')
+    expect(current).toHaveAttribute('aria-invalid', 'false')
+    expect(current).toHaveValue('old secret')
+    expect(within(dialog).getByLabelText('New password')).toHaveValue('new secret!')
+  })
+
   it('says when the change failed for another reason', async () => {
     const fake = signedIn().fails('account:changePassword', 'NETWORK', 'Cannot reach the service.')
     const dialog = await openSecurity(fake)
