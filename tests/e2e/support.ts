@@ -1,14 +1,16 @@
 // What every end-to-end test sets up the same way: the real local service on a file database with
 // the demo accounts, Chromium, and one browser-mode app (its own core and data folder) per person,
 // each in a browser context of its own, signed in through the SMS code as a person would.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { startService, type DemoAccount, type RunningService } from '../../server/src/index'
-import { localServiceConfig } from '../../src/main/api/service-config'
+import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { startBrowserApp, type BrowserApp } from '../../src/main/browser/app'
+import { TOKEN_FILE_NAME } from '../../src/main/browser/file-token-vault'
+import { decodeKeptToken } from '../../src/main/core/kept-token'
 import type { Log } from '../../src/main/log/log'
 import { quietLog } from '../support/memory-platform'
 import { ServiceRest } from '../support/service-rest'
@@ -38,6 +40,8 @@ export interface OpenAppOptions {
   log?: Log
   /** Called with the page before it loads the app, so listeners (console, WebSocket frames) hear everything. */
   watch?: (page: Page) => void
+  /** The service settings of this start, instead of the test's service: a start pointed elsewhere. */
+  config?: ServiceConfig
 }
 
 export interface OpenedApp {
@@ -133,7 +137,7 @@ export class EndToEnd {
     const app = await startBrowserApp({
       dataDir,
       rendererDir: resolve('out/renderer'),
-      config: localServiceConfig(this.#appOrigin),
+      config: options.config ?? localServiceConfig(this.#appOrigin),
       log: options.log ?? quietLog,
       openExternal: options.openExternal ?? (async () => undefined)
     })
@@ -211,6 +215,13 @@ export class EndToEnd {
     return this.#ownService
   }
 
+}
+
+/** The access token an app keeps in its data folder, read as its vault reads it. */
+export function keptToken(dataDir: string): string {
+  const kept = decodeKeptToken(readFileSync(join(dataDir, TOKEN_FILE_NAME), 'utf8'))
+  if (kept === null) throw new Error(`${dataDir} keeps no token`)
+  return kept.token
 }
 
 /**
