@@ -114,7 +114,7 @@ async function main() {
     app = runTypeScript('src/main/browser/cli.ts', ['--service-origin', service.origin, '--data-dir', browserModeDir(dataDir)], {
       env: environment
     })
-    console.log('Desktop shell: the Electron binary is not installed here. Run `npx install-electron` (needs internet), then `npm start` again.')
+    console.log('Desktop shell: the Electron binary is not installed here. Run `node node_modules/electron/install.js` (needs internet), then `npm start` again.')
   }
   children.push(app)
   app.once('exit', (code) => void stop(code ?? 0))
