@@ -6,6 +6,7 @@ const LOCAL: ServiceSettings = {
   v2Url: 'http://127.0.0.1:8080/v2',
   v4Url: 'http://127.0.0.1:8080/v4',
   imageServiceUrl: 'http://127.0.0.1:8080/image',
+  pictureOrigins: '',
   pushUrl: 'http://127.0.0.1:8080/faye',
   pushWsUrl: 'ws://127.0.0.1:8080/faye',
   appId: 'parley-desktop',
@@ -29,6 +30,13 @@ describe('serviceSettingProblem', () => {
     expect(serviceSettingProblem('verifyToken', '')).toBeNull()
   })
 
+  it('takes picture origins separated by commas, each held to the transport rule, and none at all', () => {
+    expect(serviceSettingProblem('pictureOrigins', '')).toBeNull()
+    expect(serviceSettingProblem('pictureOrigins', 'https://i.example.com, http://127.0.0.1:9000')).toBeNull()
+    expect(serviceSettingProblem('pictureOrigins', 'https://i.example.com, http://cdn.example.com')).toMatch(/^http:\/\/cdn\.example\.com: http: to cdn\.example\.com would load pictures unencrypted/)
+    expect(serviceSettingProblem('pictureOrigins', 'https://i.example.com/pictures')).toMatch(/an origin only/)
+  })
+
   it('refuses a value longer than any setting needs', () => {
     expect(serviceSettingProblem('verifyToken', 'x'.repeat(MAX_SERVICE_SETTING_LENGTH + 1))).toBe(`at most ${MAX_SERVICE_SETTING_LENGTH} characters`)
   })
@@ -44,7 +52,7 @@ describe('serviceSettingsProblems', () => {
     expect(Object.keys(problems)).toEqual(['v2Url', 'appId'])
   })
 
-  it('knows the six addresses', () => {
+  it('knows the six addresses, which the picture origins are not', () => {
     expect(SERVICE_ADDRESS_NAMES).toEqual(['baseUrl', 'v2Url', 'v4Url', 'imageServiceUrl', 'pushUrl', 'pushWsUrl'])
   })
 })

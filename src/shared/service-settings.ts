@@ -1,15 +1,24 @@
-// Settings ▸ Service: the eight settings that say which deployment the app talks to, as the person
+// Settings ▸ Service: the nine settings that say which deployment the app talks to, as the person
 // sees and edits them. Main keeps them (the settings file, or browser mode's store), lets the
 // environment override single ones, checks that each address answers like the service, and
 // switches to them without a restart; the renderer shows them and checks them as they are typed.
-import { serviceAddressProblem, type ServiceAddressSetting } from './service-address'
+import { pictureOriginsProblem } from './picture-origins'
+import { SERVICE_ADDRESS_KINDS, serviceAddressProblem, type ServiceAddressSetting } from './service-address'
 
-/** The six addresses (docs/protocol.md §1), the app id sent at sign-in, and the attestation value (§2.3). */
+/**
+ * The six addresses (docs/protocol.md §1), the other origins the deployment serves pictures from,
+ * the app id sent at sign-in, and the attestation value (§2.3).
+ */
 export interface ServiceSettings {
   baseUrl: string
   v2Url: string
   v4Url: string
   imageServiceUrl: string
+  /**
+   * Origins besides the image service's that pictures may load from, separated by commas; empty
+   * for none (shared/picture-origins.ts). Never an address of the service: no token goes there.
+   */
+  pictureOrigins: string
   pushUrl: string
   pushWsUrl: string
   appId: string
@@ -24,6 +33,7 @@ export const SERVICE_SETTING_NAMES = [
   'v2Url',
   'v4Url',
   'imageServiceUrl',
+  'pictureOrigins',
   'pushUrl',
   'pushWsUrl',
   'appId',
@@ -31,9 +41,7 @@ export const SERVICE_SETTING_NAMES = [
 ] as const satisfies readonly ServiceSettingName[]
 
 /** The six that are addresses, in the order Test connection reports them. */
-export const SERVICE_ADDRESS_NAMES = SERVICE_SETTING_NAMES.filter(
-  (name): name is ServiceAddressSetting => name !== 'appId' && name !== 'verifyToken'
-)
+export const SERVICE_ADDRESS_NAMES = SERVICE_SETTING_NAMES.filter((name): name is ServiceAddressSetting => Object.hasOwn(SERVICE_ADDRESS_KINDS, name))
 
 /** Each setting's name on the screen, which is also its field's accessible name. */
 export const SERVICE_SETTING_LABELS: Record<ServiceSettingName, string> = {
@@ -41,6 +49,7 @@ export const SERVICE_SETTING_LABELS: Record<ServiceSettingName, string> = {
   v2Url: 'v2 address',
   v4Url: 'v4 address',
   imageServiceUrl: 'Image service address',
+  pictureOrigins: 'Picture origins',
   pushUrl: 'Push address',
   pushWsUrl: 'Push WebSocket address',
   appId: 'App id',
@@ -70,6 +79,8 @@ export function serviceSettingProblem(name: ServiceSettingName, value: string): 
     case 'verifyToken':
       // Empty is allowed: a deployment without attestation refuses only G5, MB2 and R3.
       return null
+    case 'pictureOrigins':
+      return pictureOriginsProblem(value)
     default:
       return serviceAddressProblem(name, value)
   }

@@ -110,6 +110,32 @@ describe('resolveServiceConfig and the transport rule', () => {
   })
 })
 
+describe('resolveServiceConfig and the picture origins', () => {
+  it('lists none by default, and takes them from the settings file or PARLEY_PICTURE_ORIGINS', () => {
+    expect(resolveServiceConfig(undefined, {}).pictureOrigins).toBe('')
+    expect(resolveServiceConfig({ pictureOrigins: 'https://i.example.com' }, {}).pictureOrigins).toBe('https://i.example.com')
+    expect(
+      resolveServiceConfig({ pictureOrigins: 'https://i.example.com' }, { PARLEY_PICTURE_ORIGINS: 'https://cdn.example.com,http://127.0.0.1:9000' }).pictureOrigins
+    ).toBe('https://cdn.example.com,http://127.0.0.1:9000')
+  })
+
+  it('keeps the saved ones under PARLEY_SERVICE_ORIGIN, which stands for the addresses only', () => {
+    const config = resolveServiceConfig({ pictureOrigins: 'https://i.example.com' }, { PARLEY_SERVICE_ORIGIN: 'http://127.0.0.1:9100' })
+    expect(config).toMatchObject({ imageServiceUrl: 'http://127.0.0.1:9100/image', pictureOrigins: 'https://i.example.com' })
+    expect(environmentOverrides({ PARLEY_SERVICE_ORIGIN: 'http://127.0.0.1:9100' }).pictureOrigins).toBeUndefined()
+  })
+
+  it('refuses one that fails the transport rule or is more than an origin, saying where it came from', () => {
+    expect(() => resolveServiceConfig(undefined, { PARLEY_PICTURE_ORIGINS: 'https://i.example.com, http://cdn.example.com' })).toThrow(
+      'Invalid service setting "pictureOrigins" (from PARLEY_PICTURE_ORIGINS): http://cdn.example.com: http: to cdn.example.com would load pictures unencrypted; ' +
+        'use https:, or http: only to this computer (127.0.0.1, [::1], localhost)'
+    )
+    expect(() => resolveServiceConfig({ pictureOrigins: 'https://i.example.com/pictures' }, {})).toThrow(
+      /^Invalid service setting "pictureOrigins" \(from the settings file\): https:\/\/i\.example\.com\/pictures: an origin only/
+    )
+  })
+})
+
 describe('environmentOverrides', () => {
   it('names no setting when no variable is set, or set empty', () => {
     expect(environmentOverrides({})).toEqual({})
@@ -128,6 +154,7 @@ describe('environmentOverrides', () => {
       pushWsUrl: 'PARLEY_PUSH_WS_URL',
       appId: 'PARLEY_APP_ID'
     })
+    expect(environmentOverrides({ PARLEY_PICTURE_ORIGINS: 'https://i.example.com' })).toEqual({ pictureOrigins: 'PARLEY_PICTURE_ORIGINS' })
   })
 
   it('agrees with resolveServiceConfig on what the environment decides', () => {

@@ -3,6 +3,7 @@
 // ever derived from another. Each must pass the transport rule (shared/service-address.ts), since
 // the access token travels to all of them.
 import { z } from 'zod'
+import { pictureOriginsProblem } from '../../shared/picture-origins'
 import { addressProblem, serviceAddressProblem, type ServiceAddressSetting } from '../../shared/service-address'
 
 function serviceAddress(setting: ServiceAddressSetting) {
@@ -17,6 +18,11 @@ export const serviceConfigSchema = z.object({
   v2Url: serviceAddress('v2Url'),
   v4Url: serviceAddress('v4Url'),
   imageServiceUrl: serviceAddress('imageServiceUrl'),
+  /** Where else pictures may load from (shared/picture-origins.ts); no token goes there. */
+  pictureOrigins: z.string().superRefine((value, context) => {
+    const problem = pictureOriginsProblem(value)
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem })
+  }),
   pushUrl: serviceAddress('pushUrl'),
   pushWsUrl: serviceAddress('pushWsUrl'),
   appId: z.string().min(1),
@@ -35,6 +41,7 @@ export function localServiceConfig(origin: string): ServiceConfig {
     v2Url: `${url.origin}/v2`,
     v4Url: `${url.origin}/v4`,
     imageServiceUrl: `${url.origin}/image`,
+    pictureOrigins: '',
     pushUrl: `${url.origin}/faye`,
     pushWsUrl: `${wsScheme}//${url.host}/faye`,
     appId: 'parley-desktop',
@@ -50,6 +57,7 @@ const ENVIRONMENT_KEYS = {
   v2Url: 'PARLEY_V2_URL',
   v4Url: 'PARLEY_V4_URL',
   imageServiceUrl: 'PARLEY_IMAGE_SERVICE_URL',
+  pictureOrigins: 'PARLEY_PICTURE_ORIGINS',
   pushUrl: 'PARLEY_PUSH_URL',
   pushWsUrl: 'PARLEY_PUSH_WS_URL',
   appId: 'PARLEY_APP_ID',
@@ -79,7 +87,9 @@ export function resolveServiceConfig(saved: unknown, environment: Record<string,
     // names the person never typed.
     const problem = addressProblem(origin, 'http')
     if (problem !== null) throw new Error(`Invalid service setting "PARLEY_SERVICE_ORIGIN": ${problem}`)
-    take(localServiceConfig(origin), 'PARLEY_SERVICE_ORIGIN')
+    // Not the picture origins, which are no address of the service: they stay as saved.
+    const { pictureOrigins: _notAnAddress, ...local } = localServiceConfig(origin)
+    take(local, 'PARLEY_SERVICE_ORIGIN')
   }
   for (const [key, variable] of Object.entries(ENVIRONMENT_KEYS)) {
     const value = environment[variable]

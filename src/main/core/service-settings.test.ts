@@ -9,6 +9,7 @@ const SETTINGS: ServiceSettings = {
   v2Url: 'https://chat.example.com/v2',
   v4Url: 'https://chat.example.com/v4',
   imageServiceUrl: 'https://img.example.com/',
+  pictureOrigins: '',
   pushUrl: 'https://push.example.com/faye',
   pushWsUrl: 'wss://push.example.com/faye',
   appId: 'parley-desktop',

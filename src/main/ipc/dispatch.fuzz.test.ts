@@ -35,6 +35,7 @@ const settings = {
   v2Url: 'http://127.0.0.1:8080/v2',
   v4Url: 'http://127.0.0.1:8080/v4',
   imageServiceUrl: 'http://127.0.0.1:8080/image',
+  pictureOrigins: 'https://pictures.example.com',
   pushUrl: 'http://127.0.0.1:8080/push',
   pushWsUrl: 'ws://127.0.0.1:8080/push',
   appId: 'parley',

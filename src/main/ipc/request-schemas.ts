@@ -52,7 +52,17 @@ const importId = clientId
 /** Shapes only: core and the connection check say in words what is wrong with a value. */
 const serviceSettings = () => {
   const value = z.string().max(MAX_SERVICE_SETTING_LENGTH)
-  return z.strictObject({ baseUrl: value, v2Url: value, v4Url: value, imageServiceUrl: value, pushUrl: value, pushWsUrl: value, appId: value, verifyToken: value })
+  return z.strictObject({
+    baseUrl: value,
+    v2Url: value,
+    v4Url: value,
+    imageServiceUrl: value,
+    pictureOrigins: value,
+    pushUrl: value,
+    pushWsUrl: value,
+    appId: value,
+    verifyToken: value
+  })
 }
 
 export const requestSchemas = {

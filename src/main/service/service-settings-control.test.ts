@@ -141,6 +141,21 @@ describe('ServiceSettingsControl', () => {
     expect(control.config).toEqual(view.settings)
   })
 
+  it('puts picture origins in force and keeps them, under PARLEY_SERVICE_ORIGIN too, and shows the token only where it came from', async () => {
+    const host = await recordingHost(200)
+    const saved = savedIn()
+    const environment = { PARLEY_SERVICE_ORIGIN: host.origin }
+    const control = new ServiceSettingsControl({ initial: localServiceConfig(host.origin), log: silent, saved, environment })
+    const withPictures = { ...localServiceConfig(host.origin), pictureOrigins: 'https://pictures.example.com' }
+    const { view, session } = await control.save(withPictures, 'the-token')
+    // The same deployment, so the session is not ended for it (this host's answer names no user).
+    expect(session).toBe('unknown')
+    expect(view.settings.pictureOrigins).toBe('https://pictures.example.com')
+    expect(control.config.pictureOrigins).toBe('https://pictures.example.com')
+    expect(saved.value).toEqual({ pictureOrigins: 'https://pictures.example.com', appId: 'parley-desktop', verifyToken: 'local-dev-attestation' })
+    expect(host.requests.map(({ url, token }) => [url, token])).toEqual([['/v3/users/me', 'the-token']])
+  })
+
   it('refuses settings the transport rule does not allow, and changes nothing', async () => {
     const saved = savedIn()
     const control = new ServiceSettingsControl({ initial: FIRST, log: silent, saved })

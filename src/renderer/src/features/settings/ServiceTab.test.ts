@@ -10,6 +10,7 @@ const LOCAL: ServiceSettings = {
   v2Url: 'http://127.0.0.1:8080/v2',
   v4Url: 'http://127.0.0.1:8080/v4',
   imageServiceUrl: 'http://127.0.0.1:8080/image',
+  pictureOrigins: '',
   pushUrl: 'http://127.0.0.1:8080/faye',
   pushWsUrl: 'ws://127.0.0.1:8080/faye',
   appId: 'parley-desktop',
@@ -20,6 +21,7 @@ const REMOTE: ServiceSettings = {
   v2Url: 'https://chat.example.com/v2',
   v4Url: 'https://chat.example.com/v4',
   imageServiceUrl: 'https://img.example.com/',
+  pictureOrigins: 'https://pictures.example.com',
   pushUrl: 'https://push.example.com/faye',
   pushWsUrl: 'wss://push.example.com/faye',
   appId: 'parley-desktop',
@@ -30,6 +32,7 @@ const FIELDS: [keyof ServiceSettings, string][] = [
   ['v2Url', 'v2 address'],
   ['v4Url', 'v4 address'],
   ['imageServiceUrl', 'Image service address'],
+  ['pictureOrigins', 'Picture origins'],
   ['pushUrl', 'Push address'],
   ['pushWsUrl', 'Push WebSocket address'],
   ['appId', 'App id'],
@@ -58,7 +61,7 @@ async function typeAll(dialog: HTMLElement, settings: ServiceSettings): Promise<
 }
 
 describe('Settings ▸ Service', () => {
-  it('shows the eight settings in force, each editable', async () => {
+  it('shows the nine settings in force, each editable', async () => {
     const dialog = await openService(signedIn())
     for (const [key, name] of FIELDS) {
       const field = within(dialog).getByRole('textbox', { name })
@@ -152,6 +155,22 @@ describe('Settings ▸ Service', () => {
     await waitFor(() => expect(fake.callsTo('service:save')).toEqual([{ settings: REMOTE }]))
     expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved. The app now uses these settings.')
     expect(within(dialog).getByRole('textbox', { name: 'Base address' })).toHaveValue(REMOTE.baseUrl)
+  })
+
+  it('says what the picture origins are for, and what is wrong with one as it is typed', async () => {
+    const dialog = await openService(signedIn())
+    const hint =
+      'Other origins this deployment serves pictures from, such as https://pictures.example.com, separated by commas; empty for none. Pictures from anywhere else show as links.'
+    const origins = within(dialog).getByRole('textbox', { name: 'Picture origins' })
+    expect(origins).toHaveAccessibleDescription(hint)
+
+    await type(dialog, 'Picture origins', 'https://pictures.example.com, http://cdn.example.com')
+    expect(origins).toHaveAttribute('aria-invalid', 'true')
+    expect(origins).toHaveAccessibleDescription(
+      `${hint} http://cdn.example.com: http: to cdn.example.com would load pictures unencrypted; use https:, or http: only to this computer (127.0.0.1, [::1], localhost).`
+    )
+    await type(dialog, 'Picture origins', 'https://pictures.example.com, https://cdn.example.com')
+    expect(origins).toHaveAttribute('aria-invalid', 'false')
   })
 
   it('says a save was refused, and keeps what was typed', async () => {

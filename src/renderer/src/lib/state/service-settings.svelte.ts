@@ -1,4 +1,4 @@
-// Settings ▸ Service: the eight settings as the person edits them, each checked as it is typed
+// Settings ▸ Service: the nine settings as the person edits them, each checked as it is typed
 // against the same rule main applies; Test connection for what is typed (saved or not); Save,
 // which main answers with the settings now in force.
 import {
@@ -10,7 +10,7 @@ import {
 } from '../../../../shared/service-settings'
 import { call, messageOf } from '../ipc'
 
-const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
+const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
 
 export class ServiceSettingsModel {
   values = $state<ServiceSettings>({ ...NONE })
