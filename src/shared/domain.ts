@@ -45,6 +45,13 @@ export interface Conversation {
 
 export type Attachment =
   | { type: 'image'; url: string }
+  /**
+   * A picture the page does not load, its origin being neither the image service's nor a listed
+   * picture origin: its address, shown as a link the person may open in their browser. Main makes
+   * these of image attachments on their way to the page (core/page-pictures.ts); the service never
+   * sends one, and no message is sent with one.
+   */
+  | { type: 'imageLink'; url: string }
   | { type: 'location'; lat: string; lng: string; name: string }
   | { type: 'emoji'; placeholder: string; charmap: [number, number][] }
   | { type: 'poll'; pollId: string }
@@ -52,8 +59,11 @@ export type Attachment =
 /** A picture a message carries, at the URL the image service stored it under. */
 export type ImageAttachment = Extract<Attachment, { type: 'image' }>
 
-/** What a message the user sends may carry: anything but a poll, which only the service makes. */
-export type SendableAttachment = Exclude<Attachment, { type: 'poll' }>
+/** A picture a message carries that the page shows as a link, never loads. */
+export type ImageLinkAttachment = Extract<Attachment, { type: 'imageLink' }>
+
+/** What a message the user sends may carry: a picture, a location, emoji; a poll only the service makes. */
+export type SendableAttachment = Exclude<Attachment, { type: 'poll' | 'imageLink' }>
 
 export interface Message {
   id: string

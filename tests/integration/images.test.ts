@@ -166,3 +166,38 @@ describe('sending pictures', () => {
     expect(arrived).toMatchObject({ text: 'From before', attachments: [{ type: 'image', url }] })
   })
 })
+
+describe('pictures on another origin', () => {
+  it('reach the page as links, and without avatars, until Settings ▸ Service lists their origin, then as they are', async () => {
+    // The service's public origin stands for a host it serves pictures from: every picture URL it
+    // answers names that origin, while the app reaches its image service at the address it listens on.
+    const pictures = 'https://pictures.example.test'
+    const service = await serviceFor({ env: { SERVICE_PUBLIC_ORIGIN: pictures } })
+    const { ada, grace, groupId } = await twoInAGroup(service)
+    const upload = async (): Promise<string> => {
+      const answer = await service.call('POST', '/image/pictures', { token: grace.token, headers: { 'content-type': 'image/png' }, body: Buffer.from(png()) })
+      expect(answer.status).toBe(200)
+      return answer.body.payload.url as string
+    }
+    const [avatarUrl, pictureUrl] = [await upload(), await upload()]
+    expect(new URL(pictureUrl).origin).toBe(pictures)
+    expect((await service.call('POST', '/v3/users/update', { token: grace.token, body: { avatar_url: avatarUrl } })).status).toBe(200)
+
+    const app = launchApp(service.boundOrigin, cleanups)
+    await signInThroughSms(app, service, ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((c) => c.id === groupId))
+    await app.call('conversations:open', { conversationId: groupId })
+    await service.sendGroupMessage(grace, groupId, 'From the other host', { attachments: [{ type: 'image', url: pictureUrl }] })
+
+    const pushed = await app.events.waitFor('messages:received', (message) => message.text === 'From the other host')
+    expect(pushed).toMatchObject({ senderAvatarUrl: null, attachments: [{ type: 'imageLink', url: pictureUrl }] })
+    const members = (await app.call('groups:get', { groupId })).members
+    expect(members.find((member) => member.userId === grace.id)?.avatarUrl).toBeNull()
+
+    const { settings } = await app.call('service:get', {})
+    await app.call('service:save', { settings: { ...settings, pictureOrigins: pictures } })
+    const read = (await app.call('conversations:open', { conversationId: groupId })).messages.find((message) => message.text === 'From the other host')
+    expect(read).toMatchObject({ senderAvatarUrl: avatarUrl, attachments: [{ type: 'image', url: pictureUrl }] })
+    expect((await app.call('groups:get', { groupId })).members.find((member) => member.userId === grace.id)?.avatarUrl).toBe(avatarUrl)
+  })
+})

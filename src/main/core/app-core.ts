@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, DesktopState, Me, Message, MuteDuration, PushStatus } from '../../shared/domain'
 import type { InvokeHandlers } from '../../shared/ipc'
+import { pictureOrigins } from '../../shared/picture-origins'
 import { issuerOf } from '../../shared/token-issuer'
 import { accountHandlers } from './account'
 import { AppError } from './app-error'
@@ -16,6 +17,7 @@ import { MessageActions } from './message-actions'
 import { muteFor } from './mute'
 import { Notifications } from './notifications'
 import { Outbox } from './outbox'
+import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page-pictures'
 import { peopleHandlers } from './people'
 import { Polls } from './polls'
 import { TypingPublisher } from './typing'
@@ -66,7 +68,10 @@ const FIRST_CATCH_UP_RETRY_MS = 1_000
 const LONGEST_CATCH_UP_RETRY_MS = 30_000
 
 export function createAppCore(deps: AppCoreDependencies): AppCore {
-  const { events, log } = deps
+  const { log } = deps
+  // Everything the page is told passes the picture rule on its way, judged by the settings in force then.
+  const pagePictureOrigins: PictureOrigins = () => pictureOrigins(deps.service.settings.current().settings)
+  const events = pagePictureEvents(deps.events, pagePictureOrigins)
   const now = deps.now ?? Date.now
   let openConversationId: ConversationId | null = null
 
@@ -495,7 +500,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   return {
-    handlers,
+    handlers: withPagePictures(handlers, pagePictureOrigins),
     locked: () => desktop.locked(),
     resumed: () => {
       conversations.resumed()

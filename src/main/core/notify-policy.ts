@@ -109,6 +109,7 @@ function describeAttachments(message: Message): string {
   const first = message.attachments[0]
   switch (first?.type) {
     case 'image':
+    case 'imageLink':
       return 'sent a picture'
     case 'location':
       return 'shared a location'

@@ -255,6 +255,32 @@ describe('attachments in the history', () => {
     expect(screen.getAllByRole('img', { name: /^Picture \d of 3 from Grace$/ }).map((image) => image.getAttribute('src'))).toEqual(urls)
   })
 
+  it('shows a picture main would not let the page load as a link to it, opened through main, and loads nothing', async () => {
+    const elsewhere = 'https://tracker.example.test/pixel.gif?who=ada'
+    const fake = withHistory([message({ conversationId: 'g1', text: 'Look', senderName: 'Grace', attachments: [{ type: 'imageLink', url: elsewhere }] })])
+    await openBookClub(fake)
+
+    const item = within(screen.getByRole('list', { name: 'Messages' })).getByRole('listitem')
+    expect(item.querySelectorAll('img')).toHaveLength(0)
+    expect(item).toHaveTextContent(`Picture from Grace, not shown here: ${elsewhere}`)
+    const link = within(item).getByRole('link', { name: elsewhere })
+    expect(link).toHaveAttribute('href', elsewhere)
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true })
+    link.dispatchEvent(click)
+    expect(click.defaultPrevented).toBe(true)
+    expect(fake.callsTo('shell:openExternal')).toEqual([{ url: elsewhere }])
+  })
+
+  it('counts only the pictures it shows when it names them by their place', async () => {
+    const attachments = [
+      { type: 'image' as const, url: PICTURE_URL },
+      { type: 'imageLink' as const, url: 'https://elsewhere.example.test/a.png' }
+    ]
+    await openBookClub(withHistory([message({ conversationId: 'g1', text: 'Two', senderName: 'Grace', attachments })]))
+    expect(screen.getByRole('img', { name: 'Picture from Grace' })).toHaveAttribute('src', PICTURE_URL)
+    expect(screen.getByRole('link', { name: 'https://elsewhere.example.test/a.png' })).toBeInTheDocument()
+  })
+
   it("links a location's name to a map page, opened through main", async () => {
     const fake = withHistory([
       message({ conversationId: 'g1', text: 'Here', attachments: [{ type: 'location', lat: '64.148430', lng: '-21.9355508', name: 'Harpa' }] })
