@@ -14,7 +14,7 @@ import { createDispatch } from './ipc/dispatch'
 import { EventQueue } from './ipc/event-queue'
 import { isAppUrl, type AppLocation } from './desktop/app-url'
 import { createConsoleLog } from './log/console-log'
-import { contentSecurityPolicy, originOf } from './hosting/content-security-policy'
+import { contentSecurityPolicy } from './hosting/content-security-policy'
 import { closeToTray } from './desktop/close-to-tray'
 import { remoteDebuggingSwitch } from './desktop/debugging-switches'
 import { registerIpc } from './desktop/ipc'
@@ -24,6 +24,7 @@ import { decodePng } from './desktop/png'
 import { StoredPreferences, type KeyValueStore } from './core/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
 import { serviceEnvironment } from './desktop/service-environment'
+import { pictureOrigins } from '../shared/picture-origins'
 import { connectToService } from './service/service-connection'
 import { reportStartupFailure, type StartupFailureHost } from './desktop/startup-failure'
 import { followTheme } from './desktop/native-theme'
@@ -114,14 +115,15 @@ async function main(): Promise<void> {
     }
   }
 
+  // Settings ▸ Service saves into the same file start-up read, under the same environment.
+  const service = connectToService({
+    config,
+    log,
+    saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
+    environment
+  })
   const core: AppCore = createAppCore({
-    // Settings ▸ Service saves into the same file start-up read, under the same environment.
-    service: connectToService({
-      config,
-      log,
-      saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
-      environment
-    }),
+    service,
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,
     notifier: new ElectronNotifier(log),
@@ -134,10 +136,8 @@ async function main(): Promise<void> {
     log
   })
 
-  hardenSession(
-    session.defaultSession,
-    contentSecurityPolicy({ imageOrigins: originOf(config.imageServiceUrl) })
-  )
+  // Pictures load from the origins main lets picture URLs through for, as the settings say when the page loads.
+  hardenSession(session.defaultSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
   registerIpc({
     dispatch: createDispatch(core.handlers, log),

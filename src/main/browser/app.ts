@@ -3,13 +3,13 @@
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { pictureOrigins } from '../../shared/picture-origins'
 import { isWebUrl } from '../../shared/web-url'
 import { createAppCore, type AppCore, type AppCoreDependencies } from '../core/app-core'
 import type { DesktopNotification } from '../core/ports'
 import type { Log } from '../log/log'
 import { EventQueue } from '../ipc/event-queue'
 import { createConsoleLog } from '../log/console-log'
-import { originOf } from '../hosting/content-security-policy'
 import { StoredPreferences } from '../core/stored-preferences'
 import { resolveServiceConfig, type ServiceConfig } from '../api/service-config'
 import { connectToService } from '../service/service-connection'
@@ -69,14 +69,15 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const notifier = new PageNotifier(events, log)
 
   const createCore = options.createCore ?? createAppCore
+  // Settings ▸ Service saves into the store start-up read; a config given whole has no environment over it.
+  const service = connectToService({
+    config,
+    log,
+    saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
+    environment: options.config === undefined ? environment : {}
+  })
   const core = createCore({
-    // Settings ▸ Service saves into the store start-up read; a config given whole has no environment over it.
-    service: connectToService({
-      config,
-      log,
-      saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
-      environment: options.config === undefined ? environment : {}
-    }),
+    service,
     vault,
     preferences,
     notifier,
@@ -97,7 +98,8 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     rendererDir: options.rendererDir,
     ...(options.host === undefined ? {} : { host: options.host }),
     port: options.port ?? 0,
-    imageOrigins: originOf(config.imageServiceUrl),
+    // The origins main lets picture URLs through for, as the settings say when each page is served.
+    pictureOrigins: () => pictureOrigins(service.settings.current().settings),
     log
   })
   try {

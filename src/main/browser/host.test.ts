@@ -43,9 +43,18 @@ function handlers(overrides: Partial<InvokeHandlers> = {}): InvokeHandlers {
   })
 }
 
-async function start(options: { handlers?: InvokeHandlers; events?: EventQueue } = {}): Promise<BrowserHost & { events: EventQueue }> {
+async function start(
+  options: { handlers?: InvokeHandlers; events?: EventQueue; pictureOrigins?: () => readonly string[] } = {}
+): Promise<BrowserHost & { events: EventQueue }> {
   const events = options.events ?? new EventQueue()
-  const host = await startBrowserHost({ handlers: options.handlers ?? handlers(), events, rendererDir, port: 0, log: quietLog })
+  const host = await startBrowserHost({
+    handlers: options.handlers ?? handlers(),
+    events,
+    rendererDir,
+    port: 0,
+    log: quietLog,
+    ...(options.pictureOrigins === undefined ? {} : { pictureOrigins: options.pictureOrigins })
+  })
   hosts.push(host)
   return { ...host, events }
 }
@@ -125,6 +134,18 @@ describe('static files', () => {
     expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'")
     expect(response.headers['x-content-type-options']).toBe('nosniff')
     expect(response.headers['x-frame-options']).toBe('DENY')
+  })
+
+  it('lets pictures load from the picture origins in force when each page is served, and from nowhere else', async () => {
+    let origins = ['http://127.0.0.1:8080']
+    const host = await start({ pictureOrigins: () => origins })
+    const imageSources = async (): Promise<string | undefined> => {
+      const policy = String((await get(host.origin, '/')).headers['content-security-policy'])
+      return policy.split('; ').find((directive) => directive.startsWith('img-src '))
+    }
+    expect(await imageSources()).toBe("img-src 'self' data: blob: http://127.0.0.1:8080")
+    origins = ['http://127.0.0.1:8080', 'https://pictures.example.com']
+    expect(await imageSources()).toBe("img-src 'self' data: blob: http://127.0.0.1:8080 https://pictures.example.com")
   })
 
   it('serves assets with their types', async () => {

@@ -38,8 +38,11 @@ export interface BrowserHostOptions {
   port?: number
   /** Told whether the page is visible and focused; one is created if not given. */
   window?: PageWindow
-  /** Where images may load from (the image service's origin), for the CSP. */
-  imageOrigins?: readonly string[]
+  /**
+   * Where pictures may load from, for the CSP: asked for each response, since Settings ▸ Service
+   * can change them while the app runs (a page reloaded after a Save gets the new policy). None by default.
+   */
+  pictureOrigins?: () => readonly string[]
   log: Log
 }
 
@@ -84,9 +87,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const { port } = server.address() as AddressInfo
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
   const origin = `http://${authority}`
-  const headers = securityHeaders(contentSecurityPolicy({ imageOrigins: options.imageOrigins ?? [] }))
+  const pictureOrigins = options.pictureOrigins ?? (() => [])
 
   server.on('request', (request, response) => {
+    const headers = securityHeaders(contentSecurityPolicy({ pictureOrigins: pictureOrigins() }))
     // A page on another name that resolves here (DNS rebinding) gets nothing.
     if (request.headers.host !== authority) {
       response.writeHead(421, headers).end()

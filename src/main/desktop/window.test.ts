@@ -151,7 +151,7 @@ describe('hardenSession', () => {
     checkHandler: (() => boolean) | null
   }
 
-  function harden() {
+  function harden(policy: () => string = () => contentSecurityPolicy()) {
     const session: FakeSession & Record<string, unknown> = {
       onHeaders: null as ((details: object, callback: (response: object) => void) => void) | null,
       requestHandler: null as ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null,
@@ -168,7 +168,7 @@ describe('hardenSession', () => {
         session.checkHandler = handler
       }
     }
-    hardenSession(session as never, contentSecurityPolicy())
+    hardenSession(session as never, policy)
     return session
   }
 
@@ -179,6 +179,20 @@ describe('hardenSession', () => {
     expect(callback).toHaveBeenCalledWith({
       responseHeaders: { Server: ['vite'], 'Content-Security-Policy': [contentSecurityPolicy()] }
     })
+  })
+
+  it('puts on each document the policy in force when it arrives', () => {
+    let pictureOrigins = ['http://127.0.0.1:8080']
+    const session = harden(() => contentSecurityPolicy({ pictureOrigins }))
+    const policies: unknown[] = []
+    const callback = (response: object): number => policies.push(response)
+    session.onHeaders?.({ resourceType: 'mainFrame', responseHeaders: {} }, callback)
+    pictureOrigins = ['http://127.0.0.1:8080', 'https://pictures.example.com']
+    session.onHeaders?.({ resourceType: 'mainFrame', responseHeaders: {} }, callback)
+    expect(policies).toEqual([
+      { responseHeaders: { 'Content-Security-Policy': [contentSecurityPolicy({ pictureOrigins: ['http://127.0.0.1:8080'] })] } },
+      { responseHeaders: { 'Content-Security-Policy': [contentSecurityPolicy({ pictureOrigins: ['http://127.0.0.1:8080', 'https://pictures.example.com'] })] } }
+    ])
   })
 
   it('leaves other responses alone', () => {

@@ -61,8 +61,11 @@ export function hardenWebContents(contents: WebContents, isAppUrl: (url: string)
   })
 }
 
-/** The CSP header on every document, and no permission (camera, geolocation…) for any page. */
-export function hardenSession(session: Session, contentSecurityPolicy: string): void {
+/**
+ * The CSP header on every document, and no permission (camera, geolocation…) for any page. The
+ * policy is asked for each document: the picture origins it names can change while the app runs.
+ */
+export function hardenSession(session: Session, contentSecurityPolicy: () => string): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     if (details.resourceType !== 'mainFrame' && details.resourceType !== 'subFrame') {
       callback({})
@@ -71,7 +74,7 @@ export function hardenSession(session: Session, contentSecurityPolicy: string): 
     const headers = Object.fromEntries(
       Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy')
     )
-    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [contentSecurityPolicy] } })
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [contentSecurityPolicy()] } })
   })
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.setPermissionCheckHandler(() => false)

@@ -1,9 +1,17 @@
 // Settings ▸ Service, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../../../shared/service-settings'
+import { reloadPage } from '../../lib/page-reload'
 import { FakeApi, desktopState, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
+
+// jsdom cannot load a page again; what matters here is whether the model asks for it.
+vi.mock('../../lib/page-reload', () => ({ reloadPage: vi.fn() }))
+
+beforeEach(() => {
+  vi.mocked(reloadPage).mockClear()
+})
 
 const LOCAL: ServiceSettings = {
   baseUrl: 'http://127.0.0.1:8080/v3',
@@ -160,7 +168,7 @@ describe('Settings ▸ Service', () => {
   it('says what the picture origins are for, and what is wrong with one as it is typed', async () => {
     const dialog = await openService(signedIn())
     const hint =
-      'Other origins this deployment serves pictures from, such as https://pictures.example.com, separated by commas; empty for none. Pictures from anywhere else show as links.'
+      'Other origins this deployment serves pictures from, such as https://pictures.example.com, separated by commas; empty for none. Pictures from anywhere else show as links. Saving a change here reloads the window.'
     const origins = within(dialog).getByRole('textbox', { name: 'Picture origins' })
     expect(origins).toHaveAccessibleDescription(hint)
 
@@ -171,6 +179,26 @@ describe('Settings ▸ Service', () => {
     )
     await type(dialog, 'Picture origins', 'https://pictures.example.com, https://cdn.example.com')
     expect(origins).toHaveAttribute('aria-invalid', 'false')
+  })
+
+  it('loads the page again after a save that changes where pictures may load from, so its policy follows', async () => {
+    const withOrigin = { ...LOCAL, pictureOrigins: 'https://pictures.example.com' }
+    const fake = signedIn().returns('service:save', { settings: withOrigin, overriddenBy: {} })
+    const dialog = await openService(fake)
+    await type(dialog, 'Picture origins', withOrigin.pictureOrigins)
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(reloadPage).toHaveBeenCalledTimes(1))
+  })
+
+  it('leaves the page alone after a save that keeps the origins pictures load from', async () => {
+    // The same origins, written another way, and another app id.
+    const same = { ...LOCAL, imageServiceUrl: 'http://127.0.0.1:8080/pictures', appId: 'kiosk' }
+    const fake = signedIn().returns('service:save', { settings: same, overriddenBy: {} })
+    const dialog = await openService(fake)
+    await type(dialog, 'App id', 'kiosk')
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Saved. The app now uses these settings.')
+    expect(reloadPage).not.toHaveBeenCalled()
   })
 
   it('says a save was refused, and keeps what was typed', async () => {

@@ -1,6 +1,7 @@
 // Settings ▸ Service: the nine settings as the person edits them, each checked as it is typed
 // against the same rule main applies; Test connection for what is typed (saved or not); Save,
 // which main answers with the settings now in force.
+import { pictureOrigins } from '../../../../shared/picture-origins'
 import {
   SERVICE_SETTING_NAMES,
   serviceSettingProblem,
@@ -9,6 +10,7 @@ import {
   type ServiceSettings
 } from '../../../../shared/service-settings'
 import { call, messageOf } from '../ipc'
+import { reloadPage } from '../page-reload'
 
 const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
 
@@ -31,6 +33,8 @@ export class ServiceSettingsModel {
 
   /** Fields whose problem is shown: those edited, and all of them once Save was tried. */
   #judged = $state<Partial<Record<ServiceSettingName, true>>>({})
+  /** The settings main last said are in force. */
+  #inForce: ServiceSettings | null = null
 
   /** What is wrong with each judged field, in words. */
   readonly problems = $derived.by(() => {
@@ -90,9 +94,14 @@ export class ServiceSettingsModel {
     this.saved = false
     this.saveError = null
     try {
-      this.#show(await call('service:save', { settings: { ...this.values } }))
+      const before = this.#inForce
+      const view = await call('service:save', { settings: { ...this.values } })
+      this.#show(view)
       this.#judged = {}
       this.saved = true
+      // The page's Content-Security-Policy, which names the origins pictures may load from, came
+      // with the page and holds for as long as it does: only a page loaded again gets the new one.
+      if (before !== null && !sameOrigins(pictureOrigins(before), pictureOrigins(view.settings))) reloadPage()
     } catch (error) {
       this.saveError = `The settings were not saved. ${messageOf(error)}`
     } finally {
@@ -102,9 +111,14 @@ export class ServiceSettingsModel {
   }
 
   #show(view: { settings: ServiceSettings; overriddenBy: Partial<Record<ServiceSettingName, string>> }): void {
+    this.#inForce = view.settings
     this.values = { ...view.settings }
     this.overriddenBy = view.overriddenBy
   }
+}
+
+function sameOrigins(before: readonly string[], after: readonly string[]): boolean {
+  return before.length === after.length && before.every((origin) => after.includes(origin))
 }
 
 /** The shared rule words its problems as clauses; the screen shows them as sentences (a scheme keeps its case). */
