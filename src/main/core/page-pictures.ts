@@ -43,7 +43,7 @@ export function pagePictureEvents(sink: EventSink, origins: PictureOrigins): Eve
   return {
     emit<E extends EventName>(event: E, payload: EventContract[E]): void {
       const filter: Filter<EventContract[E]> = EVENTS[event]
-      sink.emit(event, filter(payload, new Pictures(origins())))
+      sink.emit(event, filter(payload, new Pictures(origins)))
     }
   }
 }
@@ -52,7 +52,7 @@ function filterAnswer<C extends InvokeChannel>(handlers: InvokeHandlers, channel
   const handler: (request: InvokeRequest<C>) => Promise<InvokeResponse<C>> = handlers[channel]
   const filter: Filter<InvokeResponse<C>> = ANSWERS[channel]
   // The origins are read once the answer is ready, so a Save while it was on its way counts.
-  return async (request: InvokeRequest<C>): Promise<InvokeResponse<C>> => filter(await handler(request), new Pictures(origins()))
+  return async (request: InvokeRequest<C>): Promise<InvokeResponse<C>> => filter(await handler(request), new Pictures(origins))
 }
 
 type Filter<T> = (value: T, pictures: Pictures) => T
@@ -60,17 +60,23 @@ type Filter<T> = (value: T, pictures: Pictures) => T
 /** What carries no picture URL goes as it is. */
 const asIs = <T>(value: T): T => value
 
-/** The rule, for the origins in force when one answer or event leaves. */
+/** The rule, for the origins in force when one answer or event leaves (read only if it carries a picture). */
 class Pictures {
-  readonly #origins: readonly string[]
+  readonly #read: PictureOrigins
+  #origins: readonly string[] | null = null
 
-  constructor(origins: readonly string[]) {
-    this.#origins = origins
+  constructor(origins: PictureOrigins) {
+    this.#read = origins
+  }
+
+  get #inForce(): readonly string[] {
+    this.#origins ??= this.#read()
+    return this.#origins
   }
 
   /** An avatar or a group's picture: kept when the page may load it, else none. */
   url(url: string | null): string | null {
-    return url !== null && isAllowedPicture(url, this.#origins) ? url : null
+    return url !== null && isAllowedPicture(url, this.#inForce) ? url : null
   }
 
   withAvatar<T extends { avatarUrl: string | null }>(item: T): T {
@@ -84,7 +90,7 @@ class Pictures {
    */
   attachments(attachments: Attachment[]): Attachment[] {
     return attachments.flatMap((attachment): Attachment[] => {
-      if (attachment.type !== 'image' || isAllowedPicture(attachment.url, this.#origins)) return [attachment]
+      if (attachment.type !== 'image' || isAllowedPicture(attachment.url, this.#inForce)) return [attachment]
       return isWebUrl(attachment.url) ? [{ type: 'imageLink', url: attachment.url }] : []
     })
   }
