@@ -11,6 +11,9 @@ import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhere
 import { failureBody } from './decoders'
 import type { ServiceConfig } from './service-config'
 
+/** What a request needs of the settings: where each host is, the app id a token is bound to, and the attestation value. */
+export type ClientConfig = Pick<ServiceConfig, 'baseUrl' | 'v2Url' | 'v4Url' | 'imageServiceUrl' | 'pushUrl' | 'pushWsUrl' | 'appId' | 'verifyToken'>
+
 /** Which configured address a path is appended to (§1). `base` is `{base_url}`. */
 export type ServiceHost = 'base' | 'v2' | 'v4' | 'image'
 
@@ -61,7 +64,7 @@ export interface CallSpec<T> {
 
 export interface ServiceClientOptions {
   /** The addresses; a function is asked again for every request, so the app can move to another deployment. */
-  config: ServiceConfig | (() => ServiceConfig)
+  config: ClientConfig | (() => ClientConfig)
   /** The token to send, with the deployment that issued it; asked again for every request. */
   getToken: () => IssuedToken | null
   fetch?: typeof fetch
@@ -83,7 +86,7 @@ export function path(strings: TemplateStringsArray, ...values: (string | number)
 }
 
 export class ServiceClient {
-  readonly #config: () => ServiceConfig
+  readonly #config: () => ClientConfig
   readonly #getToken: () => IssuedToken | null
   readonly #fetch: typeof fetch
   readonly #timeoutMs: number
@@ -98,7 +101,7 @@ export class ServiceClient {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   }
 
-  get config(): ServiceConfig {
+  get config(): ClientConfig {
     return this.#config()
   }
 
@@ -207,7 +210,7 @@ export class ServiceClient {
   }
 }
 
-function urlFor(config: ServiceConfig, spec: CallSpec<unknown>): string {
+function urlFor(config: ClientConfig, spec: CallSpec<unknown>): string {
   const hosts: Record<ServiceHost, string> = {
     base: config.baseUrl,
     v2: config.v2Url,

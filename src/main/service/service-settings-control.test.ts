@@ -147,7 +147,7 @@ describe('ServiceSettingsControl', () => {
     const environment = { PARLEY_SERVICE_ORIGIN: host.origin }
     const control = new ServiceSettingsControl({ initial: localServiceConfig(host.origin), log: silent, saved, environment })
     const withPictures = { ...localServiceConfig(host.origin), pictureOrigins: 'https://pictures.example.com' }
-    const { view, session } = await control.save(withPictures, 'the-token')
+    const { view, session } = await control.save(withPictures, tokenOf(localServiceConfig(host.origin)))
     // The same deployment, so the session is not ended for it (this host's answer names no user).
     expect(session).toBe('unknown')
     expect(view.settings.pictureOrigins).toBe('https://pictures.example.com')
