@@ -41,4 +41,18 @@ describe('request schemas', () => {
     expect(upload('image/webp', new Uint8Array(8))).toBe(false)
     expect(upload('image/png', [1, 2, 3])).toBe(false)
   })
+
+  it('lets a verification code through only when V3 could take it, so a typo never spends an attempt', () => {
+    const confirm = (code: string): boolean => requestSchemas['session:confirmCode'].safeParse({ code }).success
+    expect(confirm('123456')).toBe(true)
+    expect(confirm(' 123456 ')).toBe(true)
+    expect(confirm('abcd1234efgh5678')).toBe(true)
+    expect(confirm('12345a')).toBe(false)
+    expect(confirm('12345')).toBe(false)
+    expect(confirm('')).toBe(false)
+    const turnOn = (code: string): boolean => requestSchemas['security:confirmTwoStep'].safeParse({ code }).success
+    expect(turnOn('123456')).toBe(true)
+    expect(turnOn('12345a')).toBe(false)
+    expect(turnOn('abcd1234efgh5678')).toBe(false)
+  })
 })

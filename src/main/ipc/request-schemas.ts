@@ -18,6 +18,7 @@ import {
 } from '../../shared/limits'
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
 import { isWebUrl } from '../../shared/web-url'
+import { couldBeVerificationCode, SMS_CODE } from '../../shared/verification-code'
 import { settingsSchema } from '../core/settings'
 import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '../../shared/poll-rules'
 import { MAX_SERVICE_SETTING_LENGTH } from '../../shared/service-settings'
@@ -89,7 +90,8 @@ export const requestSchemas = {
     password: z.string().min(1).max(1024)
   }),
   'session:sendCode': empty,
-  'session:confirmCode': z.strictObject({ code: z.string().trim().min(1).max(64) }),
+  // A code that cannot be right never reaches V3, where it would spend one of five attempts.
+  'session:confirmCode': z.strictObject({ code: z.string().trim().refine(couldBeVerificationCode) }),
   'session:cancelVerification': empty,
   'session:signOut': empty,
   'conversations:list': empty,
@@ -185,7 +187,7 @@ export const requestSchemas = {
   }),
   'account:changePassword': z.strictObject({ current: z.string().min(1).max(1024), next: z.string().max(1024) }),
   'security:beginTwoStep': empty,
-  'security:confirmTwoStep': z.strictObject({ code: z.string().trim().min(1).max(64) }),
+  'security:confirmTwoStep': z.strictObject({ code: z.string().trim().regex(SMS_CODE) }),
   'security:cancelTwoStep': empty,
   'security:disableTwoStep': empty,
   'security:newBackupCode': empty,

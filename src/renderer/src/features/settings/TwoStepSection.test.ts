@@ -133,6 +133,16 @@ describe('Two-step verification', () => {
     expect(fake.callsTo('security:confirmTwoStep')).toEqual([])
   })
 
+  it('refuses a code that is not six digits before it can spend an attempt, and keeps it to correct', async () => {
+    const fake = signedIn().returns('security:beginTwoStep', { phoneHint: '42' })
+    const section = await openSecurity(fake)
+    await startSetup(section)
+    await typeCodeAndConfirm(section, '12345a')
+    expect(await within(section).findByRole('alert')).toHaveTextContent('The code from the text message is 6 digits: check what you typed.')
+    expect(within(section).getByRole('textbox', { name: 'Verification code' })).toHaveValue('12345a')
+    expect(fake.callsTo('security:confirmTwoStep')).toEqual([])
+  })
+
   it('says why a code could not be sent, and stays off', async () => {
     const fake = signedIn().fails('security:beginTwoStep', 'NETWORK', 'Cannot reach the service.')
     const section = await openSecurity(fake)

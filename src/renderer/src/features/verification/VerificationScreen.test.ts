@@ -17,6 +17,11 @@ async function signIn(): Promise<void> {
   await screen.findByRole('textbox', { name: 'Verification code' })
 }
 
+async function sendCode(): Promise<void> {
+  await fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
+  await screen.findByRole('button', { name: 'Resend code' })
+}
+
 async function enterCode(code: string): Promise<void> {
   await fireEvent.input(screen.getByRole('textbox', { name: 'Verification code' }), { target: { value: code } })
   await fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
@@ -40,6 +45,7 @@ describe('verification screen', () => {
     const fake = verifyingApi().returns('session:confirmCode', { status: 'signedIn', me })
     await startApp(fake)
     await signIn()
+    await sendCode()
 
     await enterCode(' 123 456 ')
 
@@ -51,6 +57,7 @@ describe('verification screen', () => {
     const fake = verifyingApi().returns('session:confirmCode', { status: 'wrongCode', remainingAttempts: 2 })
     await startApp(fake)
     await signIn()
+    await sendCode()
 
     await enterCode('000000')
 
@@ -64,8 +71,7 @@ describe('verification screen', () => {
       .returns('session:startOver', { status: 'verificationRequired', challenge: { smsHint: '42' } })
     await startApp(fake)
     await signIn()
-    await fireEvent.click(screen.getByRole('button', { name: 'Send code' }))
-    await screen.findByRole('button', { name: 'Resend code' })
+    await sendCode()
 
     await enterCode('000000')
 
@@ -105,6 +111,7 @@ describe('verification screen', () => {
     fake.fails('session:startOver', 'NETWORK', 'Cannot reach the service.')
     await startApp(fake)
     await signIn()
+    await sendCode()
 
     await enterCode('123456')
 
@@ -115,6 +122,47 @@ describe('verification screen', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Start again' }))
     expect(await screen.findByText('Cannot reach the service. Check your connection and try again.')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Start again' })).toBeEnabled()
+  })
+
+  it('asks for Send code before a code is typed, and forgets that once the code is sent', async () => {
+    const fake = verifyingApi()
+    await startApp(fake)
+    await signIn()
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('No code has been sent yet: press Send code, then enter the code from the text message.')
+    )
+    // Before V2 only a backup code can verify: a PIN typed now is wrong for certain, and stays here.
+    await enterCode('123456')
+    expect(screen.getByRole('alert')).toHaveTextContent('No code has been sent yet')
+    expect(fake.callsTo('session:confirmCode')).toEqual([])
+
+    await sendCode()
+    expect(screen.getByRole('alert')).toHaveTextContent(/^$/)
+    expect(screen.getByText('We sent a verification code by SMS to your phone ending in 42. Enter it below.')).toBeInTheDocument()
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Verification code' }), { target: { value: '' } })
+    await fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Enter the code from the text message.'))
+  })
+
+  it('refuses a code that is not six digits before it can spend an attempt, and keeps it to correct', async () => {
+    const fake = verifyingApi().returns('session:confirmCode', { status: 'wrongCode', remainingAttempts: 4 })
+    await startApp(fake)
+    await signIn()
+    await sendCode()
+
+    for (const typed of ['12345a', '12345', '1234567', '１２３４５６']) {
+      await enterCode(typed)
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The code from the text message is 6 digits: check what you typed.'))
+      expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveValue(typed)
+      expect(screen.getByRole('textbox', { name: 'Verification code' })).toHaveAttribute('aria-invalid', 'true')
+    }
+    expect(fake.callsTo('session:confirmCode')).toEqual([])
+
+    await enterCode('123-456')
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Wrong code — 4 attempts left'))
+    expect(fake.callsTo('session:confirmCode')).toEqual([{ code: '123456' }])
   })
 
   it('follows main when it moves the session on by itself', async () => {
@@ -278,8 +326,15 @@ describe('verification screen: a backup code', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Enter one of your backup codes.'))
     expect(fake.callsTo('session:confirmCode')).toEqual([])
 
-    await enterCode('wrongwrongwrong1')
+    // Not a backup code's shape: refused here, no attempt spent.
+    await enterCode('not-a-backup')
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('A backup code is 16 letters and digits: check what you typed.'))
+    expect(fake.callsTo('session:confirmCode')).toEqual([])
+
+    // Read in lower case, the only case backup codes come in.
+    await enterCode('WRONGWRONGWRONG1')
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Wrong code — 3 attempts left'))
+    expect(fake.callsTo('session:confirmCode')).toEqual([{ code: 'wrongwrongwrong1' }])
 
     // Back to the SMS code, the field starts empty.
     await fireEvent.click(screen.getByRole('button', { name: 'Use a code sent by SMS' }))

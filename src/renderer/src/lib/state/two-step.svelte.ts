@@ -2,6 +2,7 @@
 // it on (a code texted to the phone, then confirmed), off, and new backup codes. A backup code is
 // shown once: it stays here until the user says they stored it, and is never asked for again.
 import type { Account, PhoneHint } from '../../../../shared/account'
+import { readTypedCode } from '../../../../shared/verification-code'
 import { call, codeOf, messageOf } from '../ipc'
 import { tokenReplacements } from './signed-in-apps.svelte'
 
@@ -76,11 +77,17 @@ export class TwoStepModel {
   /** V3, M3 and M4; answers whether two-step verification is now on. */
   async confirm(): Promise<boolean> {
     if (this.setup !== 'awaitingCode') return false
-    const code = this.code.trim()
-    if (code === '') {
+    if (this.code.trim() === '') {
       this.codeProblem = 'Type the code we sent to your phone.'
       return false
     }
+    // A code that is not six digits would spend one of the five attempts for nothing.
+    const typed = readTypedCode(this.code, 'sms')
+    if ('problem' in typed) {
+      this.codeProblem = typed.problem
+      return false
+    }
+    const { code } = typed
     this.setup = 'confirming'
     this.codeProblem = null
     this.error = null
