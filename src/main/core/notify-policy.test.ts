@@ -90,6 +90,11 @@ describe('mentions', () => {
   it('ignores an empty nickname', () => {
     expect(mentions('@ hello', ['', '  '])).toBe(false)
   })
+
+  it('finds a nickname as it is seen, whatever invisible direction marks it was pasted with', () => {
+    expect(mentions('@Dana שלום, lunch?', ['Dana \u200fשלום\u200e'])).toBe(true)
+    expect(mentions('@Dana\u200e, lunch?', ['Dana'])).toBe(true)
+  })
 })
 
 describe('notificationFor', () => {

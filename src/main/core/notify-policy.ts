@@ -2,6 +2,7 @@
 // in one place and a table of cases pins it (notify-policy.test.ts).
 import { conversationKind } from '../../shared/conversation-id'
 import type { ConversationId, Message, PresenceStatus } from '../../shared/domain'
+import { visibleText } from '../../shared/visible-text'
 
 /** Something that happened in a conversation: a message arrived, or someone reacted to one of yours. */
 export type Happening =
@@ -55,9 +56,10 @@ export function shouldNotify(happening: Happening, context: NotifyContext): bool
  * word boundary ("@Ada" in "@Ada, lunch?" but not in "@Adam").
  */
 export function mentions(text: string, names: readonly string[]): boolean {
-  const lower = text.toLocaleLowerCase()
+  // As seen on both sides: a nickname pasted with invisible direction marks is typed without them.
+  const lower = visibleText(text).toLocaleLowerCase()
   return names.some((name) => {
-    const wanted = `@${name.trim().toLocaleLowerCase()}`
+    const wanted = `@${visibleText(name).toLocaleLowerCase()}`
     if (wanted === '@') return false
     for (let at = lower.indexOf(wanted); at !== -1; at = lower.indexOf(wanted, at + 1)) {
       const before = lower[at - 1]

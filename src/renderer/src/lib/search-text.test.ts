@@ -13,6 +13,11 @@ describe('search text', () => {
     expect(nameMatches('René Descartes', 'Pascal')).toBe(false)
   })
 
+  it('finds a name as it is seen, whatever invisible marks it holds', () => {
+    expect(nameMatches('Crew \u200fשלום\u200e 2', 'crew שלום')).toBe(true)
+    expect(nameMatches('Zero\u200bwidth', 'zerowidth')).toBe(true)
+  })
+
   it('matches everything with an empty query', () => {
     expect(nameMatches('Anyone', '  ')).toBe(true)
   })

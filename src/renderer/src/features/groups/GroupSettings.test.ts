@@ -194,6 +194,19 @@ describe('Group settings: the owner’s and everyone’s ways out', () => {
     expect(fake.callsTo('groups:destroy')).toEqual([{ groupId: 'g1' }])
   })
 
+  it('takes the name as the owner sees it, without the invisible direction marks it was pasted with', async () => {
+    const fake = withGroup(groupDetails('closed', 'owner', { name: 'Book club \u200fשלום\u200e' })).returns('groups:destroy', null)
+    const dialog = await openSettings(fake)
+    const remove = within(dialog).getByRole('button', { name: 'Delete group' })
+    const confirmation = within(dialog).getByRole('textbox', { name: /to delete the group for everyone/ })
+    await fireEvent.input(confirmation, { target: { value: 'Book club שלו' } })
+    expect(remove).toBeDisabled()
+    await fireEvent.input(confirmation, { target: { value: ' Book club  שלום ' } })
+    expect(remove).toBeEnabled()
+    await fireEvent.click(remove)
+    await waitFor(() => expect(fake.callsTo('groups:destroy')).toEqual([{ groupId: 'g1' }]))
+  })
+
   it('says why a deletion was refused, beside it, and keeps the group', async () => {
     const fake = withGroup(groupDetails('closed', 'owner')).fails('groups:destroy', 'FORBIDDEN', 'Only the group’s owner can delete it.')
     const dialog = await openSettings(fake)
