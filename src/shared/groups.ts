@@ -98,7 +98,7 @@ export interface FormerGroup {
 /** The user's own request to join a group through its link, kept on this device until it is settled. */
 export interface PendingJoin {
   groupId: ConversationId
-  /** The link it was made through. */
+  /** The link it was made through, as the service writes it: always at the service's own share origin. */
   link: string
   question: string | null
   answer: string | null

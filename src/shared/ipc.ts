@@ -124,7 +124,12 @@ export interface InvokeContract {
   'groups:former': { req: Empty; res: FormerGroup[] }
   /** G9: back into a group the user left; it joins the list. */
   'groups:rejoin': { req: { groupId: ConversationId }; res: Conversation }
-  /** G8 through a share link: joined, or a request waiting for approval. */
+  /**
+   * Reads a pasted share link as the app would join through it, sending nothing: refused, saying
+   * why, when it is not one of the service's own share links. Answers it as the service writes it.
+   */
+  'groups:checkLink': { req: { link: string }; res: { link: string } }
+  /** G8 through a share link: joined, or a request waiting for approval. Refused as `groups:checkLink` refuses. */
   'groups:join': { req: { link: string; answer: string | null }; res: JoinOutcome }
   /** The user's requests to join that no manager has settled yet, as far as this device knows. */
   'groups:pendingJoins': { req: Empty; res: PendingJoin[] }
@@ -327,6 +332,7 @@ const invokeChannels = {
   'groups:leave': true,
   'groups:former': true,
   'groups:rejoin': true,
+  'groups:checkLink': true,
   'groups:join': true,
   'groups:pendingJoins': true,
   'groups:forgetPendingJoin': true,

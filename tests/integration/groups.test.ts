@@ -476,6 +476,60 @@ describe('joining through a share link (G8) and requests to join (MB5, MB6)', ()
     expect(await beaApp.call('groups:pendingJoins', {})).toEqual([])
   })
 
+  it('refuses a share link at another address before anything is sent, and keeps no request made through one', async () => {
+    const service = await serviceFor()
+    const grace = await service.createUser({ name: 'Grace' })
+    const bea = await service.createUser({ name: 'Bea' })
+    const graceApp = await signedIn(service, grace)
+    const beaApp = await signedIn(service, bea)
+    const open = await graceApp.call('groups:create', { group: { name: 'Open house', description: '', imageUrl: null, share: true } })
+    const openLink = (await graceApp.call('groups:get', { groupId: open.id })).shareUrl ?? ''
+    const asking = await graceApp.call('groups:create', { group: { name: 'Book club', description: '', imageUrl: null, share: true } })
+    const askingLink = (await graceApp.call('groups:update', { groupId: asking.id, changes: { requiresApproval: true, joinQuestion: 'Favourite book?' } })).shareUrl ?? ''
+    const words = (host: string): string =>
+      `This link is not one of your service’s: it leads to ${host}, and your service’s group links begin with ${service.origin}/join_group/. Nothing was sent.`
+
+    for (const stranger of ['https://evil.example', 'http://127.0.0.1:1', service.origin.replace('127.0.0.1', 'localhost')]) {
+      const foreign = openLink.replace(service.origin, stranger)
+      const host = new URL(stranger).host
+      expect(await refusal(beaApp.call('groups:checkLink', { link: foreign }))).toEqual({ code: 'VALIDATION', message: words(host) })
+      expect(await refusal(beaApp.call('groups:join', { link: foreign, answer: null }))).toEqual({ code: 'VALIDATION', message: words(host) })
+      expect(await refusal(beaApp.call('groups:join', { link: askingLink.replace(service.origin, stranger), answer: 'Dune' }))).toEqual({
+        code: 'VALIDATION',
+        message: words(host)
+      })
+    }
+    // Nothing reached the service: Bea is in neither group, and no request waits, here or there.
+    expect((await graceApp.call('groups:get', { groupId: open.id })).members.map((member) => member.userId)).not.toContain(bea.id)
+    expect(await graceApp.call('members:joinRequests', { groupId: asking.id })).toEqual([])
+    expect(await beaApp.call('groups:pendingJoins', {})).toEqual([])
+
+    // The service's own links, pasted however, are read as the service writes them.
+    expect(await beaApp.call('groups:checkLink', { link: ` ${askingLink}/ ` })).toEqual({ link: askingLink })
+    const asked = await beaApp.call('groups:join', { link: ` ${askingLink}/ `, answer: 'Dune' })
+    expect(asked).toMatchObject({ status: 'pending', request: { groupId: asking.id, link: askingLink, answer: 'Dune' } })
+  })
+
+  it('learns the share origin of a deployment whose links live on a host of their own, none of its addresses', async () => {
+    const service = await serviceFor({ env: { SERVICE_PUBLIC_ORIGIN: 'https://share.chat.example.test' } })
+    const grace = await service.createUser({ name: 'Grace' })
+    const bea = await service.createUser({ name: 'Bea' })
+    const graceApp = launchApp(service.boundOrigin, cleanups)
+    await signInThroughSms(graceApp, service, grace)
+    const beaApp = launchApp(service.boundOrigin, cleanups)
+    await signInThroughSms(beaApp, service, bea)
+    const created = await graceApp.call('groups:create', { group: { name: 'Open house', description: '', imageUrl: null, share: true } })
+    const link = (await graceApp.call('groups:get', { groupId: created.id })).shareUrl ?? ''
+    expect(link.startsWith('https://share.chat.example.test/join_group/')).toBe(true)
+
+    // The app's own addresses are not where the service's links live.
+    expect(await refusal(beaApp.call('groups:join', { link: link.replace('https://share.chat.example.test', service.boundOrigin), answer: null }))).toMatchObject({
+      code: 'VALIDATION',
+      message: expect.stringContaining('begin with https://share.chat.example.test/join_group/') as unknown
+    })
+    expect(await beaApp.call('groups:join', { link, answer: null })).toMatchObject({ status: 'joined', conversation: { id: created.id } })
+  })
+
   it('a request waits for approval on this device, counts on the manager’s list, and once approved the group arrives live', async () => {
     const service = await serviceFor()
     const grace = await service.createUser({ name: 'Grace' })

@@ -190,6 +190,11 @@ describe('contacts', () => {
       code: 'NOT_FOUND',
       message: 'Nobody has this contact link: the account does not exist any more.'
     })
+    // At another address, even with a name and a token that work here, nothing is sent.
+    await expect(app.call('contacts:addFromLink', { link: graceLink.replace(service.origin, 'https://evil.example') })).rejects.toMatchObject({
+      code: 'VALIDATION',
+      message: `This link is not one of your service’s: it leads to evil.example, and your service’s contact links begin with ${service.origin}/contact/. Nothing was sent.`
+    })
     await expect(app.call('contacts:addFromLink', { link: await shareUrlOf(service, ada) })).rejects.toMatchObject({
       code: 'VALIDATION',
       message: expect.stringContaining('your own contact link') as unknown

@@ -1,6 +1,7 @@
 // A FeatureContext for unit tests of one feature module (groups, people): the parts a test gives,
 // quiet defaults for the rest, and the session's parts refusing, since no such test reaches them.
 import type { FeatureContext } from '../../src/main/core/feature-context'
+import { ShareOrigins } from '../../src/main/core/share-origins'
 import { MemoryPreferences, quietLog, RecordingEvents } from './memory-platform'
 
 const notHere = (what: string) => (): Promise<never> => Promise.reject(new Error(`${what} are not part of these tests.`))
@@ -9,6 +10,8 @@ export function featureContext(parts: Pick<FeatureContext, 'gateway' | 'conversa
   return {
     preferences: new MemoryPreferences(),
     events: new RecordingEvents(),
+    // Where the test's service says the user's contact link is, as a real session learns it.
+    shareOrigins: new ShareOrigins({ contactLink: () => parts.gateway.contactLink() }),
     log: quietLog,
     refreshConversations: async () => [],
     now: Date.now,

@@ -25,6 +25,7 @@ import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceCo
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { serviceSettingsHandlers } from './service-settings'
+import { ShareOrigins } from './share-origins'
 import { Timelines } from './timelines'
 import { RetryTimer } from './retry-timer'
 import type { Timers } from './timers'
@@ -134,6 +135,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.stop()
       uploads.cancelAll()
       openConversationId = null
+      shareOrigins.forget()
       timelines.clear()
       conversations.clear()
       notifications.clear()
@@ -189,6 +191,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   })
   const timelines = new Timelines(gateway)
+  const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
   const polls = new Polls(gateway, now)
   const typing = new TypingPublisher((conversationId) => push.typing(conversationId), now)
   const outbox = new Outbox({
@@ -308,6 +311,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
    */
   async function followAgain(): Promise<void> {
     const me = session.me
+    // Other settings may be another deployment, whose links live elsewhere.
+    shareOrigins.forget()
     await push.stop()
     if (me === null) return
     push.start(me)
@@ -332,6 +337,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     conversations,
     preferences: deps.preferences,
     events,
+    shareOrigins,
     log,
     me: requireMe,
     refreshConversations,

@@ -3,8 +3,13 @@ import { parseContactLink } from './contact-link'
 
 describe('parseContactLink', () => {
   it('reads the user and token of a contact link, around spaces and a trailing slash', () => {
-    expect(parseContactLink('http://127.0.0.1:8080/contact/12/Ab3dE6gH')).toEqual({ userId: '12', token: 'Ab3dE6gH' })
-    expect(parseContactLink('  https://chat.example/contact/987654321/zzzzzzzz/\n')).toEqual({ userId: '987654321', token: 'zzzzzzzz' })
+    expect(parseContactLink('http://127.0.0.1:8080/contact/12/Ab3dE6gH')).toEqual({ userId: '12', token: 'Ab3dE6gH', origin: 'http://127.0.0.1:8080', host: '127.0.0.1:8080' })
+    expect(parseContactLink('  https://chat.example/contact/987654321/zzzzzzzz/\n')).toEqual({
+      userId: '987654321',
+      token: 'zzzzzzzz',
+      origin: 'https://chat.example',
+      host: 'chat.example'
+    })
   })
 
   it('takes nothing else for a contact link', () => {

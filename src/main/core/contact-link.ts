@@ -5,6 +5,9 @@ import { readPastedLink } from './pasted-link'
 export interface ContactLink {
   userId: string
   token: string
+  /** Where it leads: the service's share origin, or a stranger's (share-origins.ts tells). */
+  origin: string
+  host: string
 }
 
 const USER_ID = /^[1-9][0-9]*$/
@@ -19,5 +22,5 @@ export function parseContactLink(text: string): ContactLink | null {
   if (link === null || link.hasQueryOrFragment || link.segments.length !== 3) return null
   const [kind, userId = '', token = ''] = link.segments
   if (kind !== 'contact' || !USER_ID.test(userId) || !TOKEN.test(token)) return null
-  return { userId, token }
+  return { userId, token, origin: link.origin, host: link.host }
 }

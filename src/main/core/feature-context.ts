@@ -5,12 +5,15 @@ import type { Log } from '../log/log'
 import type { Conversations } from './conversations'
 import type { EventSink, Preferences, ServiceGateway } from './ports'
 import type { IssuedToken } from '../../shared/token-issuer'
+import type { ShareOrigins } from './share-origins'
 
 export interface FeatureContext {
   gateway: ServiceGateway
   conversations: Conversations
   preferences: Preferences
   events: EventSink
+  /** Where the service's own share links live: a pasted link elsewhere is refused. */
+  shareOrigins: ShareOrigins
   log: Log
   /** The signed-in user; throws UNAUTHENTICATED when nobody is. */
   me(): Me

@@ -6,7 +6,8 @@ import {
   checkedJoinAnswer,
   checkedNewGroup,
   checkedNickname,
-  parseShareLink
+  parseShareLink,
+  shareLinkText
 } from './group-input'
 
 /** The AppError a check throws, for its code and words. */
@@ -20,9 +21,24 @@ function refusal(check: () => unknown): { code: string; message: string } {
 }
 
 describe('parseShareLink', () => {
-  it('reads the group and token of a share link, on any origin, trimmed, with or without a final slash', () => {
-    expect(parseShareLink('http://127.0.0.1:8080/join_group/42/Ab3dEf9H')).toEqual({ groupId: '42', token: 'Ab3dEf9H' })
-    expect(parseShareLink('  https://chat.example.test/join_group/7/xyzXYZ12/ \n')).toEqual({ groupId: '7', token: 'xyzXYZ12' })
+  it('reads the group, token and origin of a share link, trimmed, with or without a final slash', () => {
+    expect(parseShareLink('http://127.0.0.1:8080/join_group/42/Ab3dEf9H')).toEqual({
+      groupId: '42',
+      token: 'Ab3dEf9H',
+      origin: 'http://127.0.0.1:8080',
+      host: '127.0.0.1:8080'
+    })
+    expect(parseShareLink('  https://chat.example.test/join_group/7/xyzXYZ12/ \n')).toEqual({
+      groupId: '7',
+      token: 'xyzXYZ12',
+      origin: 'https://chat.example.test',
+      host: 'chat.example.test'
+    })
+  })
+
+  it('writes a link as the service does, whatever the pasted one looked like', () => {
+    const link = parseShareLink(' HTTPS://someone@Chat.Example.TEST:443/join_group/7/xyzXYZ12/ ')
+    expect(link && shareLinkText(link)).toBe('https://chat.example.test/join_group/7/xyzXYZ12')
   })
 
   it('refuses text that is not a share link', () => {

@@ -17,6 +17,9 @@ export class OwnRefusal extends AppError {}
 export interface ShareLink {
   groupId: string
   token: string
+  /** Where it leads: the service's share origin, or a stranger's (share-origins.ts tells). */
+  origin: string
+  host: string
 }
 
 const GROUP_ID = /^[0-9]{1,32}$/
@@ -28,7 +31,12 @@ export function parseShareLink(text: string): ShareLink | null {
   if (link === null || link.segments.length !== 3) return null
   const [kind, groupId = '', token = ''] = link.segments
   if (kind !== 'join_group' || !GROUP_ID.test(groupId) || !TOKEN.test(token)) return null
-  return { groupId, token }
+  return { groupId, token, origin: link.origin, host: link.host }
+}
+
+/** The link as the service itself writes it, the way the app shows a request made through it. */
+export function shareLinkText({ origin, groupId, token }: ShareLink): string {
+  return `${origin}/join_group/${groupId}/${token}`
 }
 
 const length = (text: string): number => [...text].length

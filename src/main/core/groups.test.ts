@@ -4,6 +4,7 @@
 // ready lets the clock run out without a test that waits half a minute.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { featureContext } from '../../../tests/support/feature-context'
+import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import type { GroupDetails, Member } from '../../shared/groups'
 import { AppError } from './app-error'
 import type { Conversations } from './conversations'
@@ -98,6 +99,32 @@ describe('a change the service made, whose follow-up read fails', () => {
     const after = await handlersOver(service)['members:remove']({ groupId: '42', membershipId: alan.membershipId })
     expect(service.changes).toEqual(['MB4 20'])
     expect(after.members.map((member) => member.nickname)).toEqual(['Ada'])
+  })
+})
+
+describe('the requests to join this device waits on', () => {
+  it('shows one an earlier version kept under the stranger’s address it was pasted with at the service’s own origin', async () => {
+    const preferences = new MemoryPreferences()
+    const kept = { question: null, answer: null, requestedAt: 1_700_000_000 }
+    preferences.set('pendingJoins', {
+      [ME.id]: [
+        { groupId: '42', link: 'https://evil.example/join_group/42/Ab3dEf9H', ...kept },
+        { groupId: '43', link: 'https://chat.example.test/join_group/43/Zz9yXw8V', ...kept }
+      ]
+    })
+    const service = { contactLink: async () => 'https://chat.example.test/contact/1/Ab3dE6gH' }
+    const handlers = groupHandlers(
+      featureContext({
+        gateway: service as unknown as ServiceGateway,
+        conversations: { get: () => undefined } as unknown as Conversations,
+        me: () => ME,
+        preferences
+      })
+    )
+    expect((await handlers['groups:pendingJoins']({})).map((request) => request.link)).toEqual([
+      'https://chat.example.test/join_group/42/Ab3dEf9H',
+      'https://chat.example.test/join_group/43/Zz9yXw8V'
+    ])
   })
 })
 

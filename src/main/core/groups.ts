@@ -6,12 +6,22 @@
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, GroupRole } from '../../shared/domain'
 import { canManage, canSeeRoster, isOwner } from '../../shared/group-rules'
-import type { AddMembersResult, GroupDetails, JoinRequest, Member, MemberCandidate } from '../../shared/groups'
+import type { AddMembersResult, GroupDetails, JoinRequest, Member, MemberCandidate, PendingJoin } from '../../shared/groups'
 import type { ErrorCode, InvokeHandlers } from '../../shared/ipc'
 import { AppError } from './app-error'
 import type { FeatureContext } from './feature-context'
 import { errorCodeOf } from './failures'
-import { checkedCandidates, checkedChanges, checkedJoinAnswer, checkedNewGroup, checkedNickname, OwnRefusal, parseShareLink } from './group-input'
+import {
+  checkedCandidates,
+  checkedChanges,
+  checkedJoinAnswer,
+  checkedNewGroup,
+  checkedNickname,
+  OwnRefusal,
+  parseShareLink,
+  shareLinkText,
+  type ShareLink
+} from './group-input'
 import { PendingJoins } from './pending-joins'
 import type { AddedMember, GroupService } from './ports'
 
@@ -122,6 +132,35 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
     }
   }
 
+  /**
+   * The share link a pasted text names, when it is one of the service's own (share-origins.ts);
+   * refused in the user's words, before anything is sent, when it is not.
+   */
+  async function serviceShareLink(text: string): Promise<ShareLink> {
+    const link = parseShareLink(text)
+    if (link === null) throw new OwnRefusal('VALIDATION', WORDS.notAShareLink)
+    const problem = await context.shareOrigins.problemWith(link, 'join_group')
+    if (problem !== null) throw new OwnRefusal('VALIDATION', problem)
+    return link
+  }
+
+  /**
+   * The waiting requests with their links at the service's share origin. One kept by an earlier
+   * version of the app may name the stranger's address it was pasted with: the request itself
+   * went to this service, so it is shown under the service's own origin, or by its path while
+   * that is not known.
+   */
+  async function atServiceOrigin(requests: PendingJoin[]): Promise<PendingJoin[]> {
+    const foreign = requests.filter((request) => !context.shareOrigins.isTheService(parseShareLink(request.link)?.origin))
+    if (foreign.length === 0) return requests
+    const home = await context.shareOrigins.home()
+    return requests.map((request) => {
+      if (!foreign.includes(request)) return request
+      const link = parseShareLink(request.link)
+      return { ...request, link: link === null ? '' : shareLinkText({ ...link, origin: home ?? '' }) }
+    })
+  }
+
   /** MB5's count for the badge; what the list showed stays when it cannot be read. */
   async function countJoinRequests(groupId: ConversationId): Promise<number | undefined> {
     try {
@@ -145,6 +184,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
     'groups:get': ({ groupId }) =>
       asked(async () => {
         const details = await gateway.groupDetails(groupId)
+        context.shareOrigins.learn(details.shareUrl)
         // Roles and types change unannounced (§14.5): reading the group is a chance to catch up.
         await showInList(details)
         return details
@@ -156,6 +196,7 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
           const checked = checkedChanges(changes)
           requireManager(groupId, NOT_A_MANAGER)
           const details = await gateway.updateGroup(groupId, checked)
+          context.shareOrigins.learn(details.shareUrl)
           await showInList(details)
           return details
         },
@@ -221,14 +262,22 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
         }
       ),
 
+    'groups:checkLink': ({ link }) => asked(async () => ({ link: shareLinkText(await serviceShareLink(link)) })),
+
     'groups:join': ({ link, answer }) =>
       asked(
         async () => {
-          const shareLink = parseShareLink(link)
-          if (shareLink === null) throw new OwnRefusal('VALIDATION', WORDS.notAShareLink)
-          const outcome = await gateway.joinGroup(shareLink.groupId, shareLink.token, checkedJoinAnswer(answer))
+          const checkedAnswer = checkedJoinAnswer(answer)
+          const shareLink = await serviceShareLink(link)
+          const outcome = await gateway.joinGroup(shareLink.groupId, shareLink.token, checkedAnswer)
           if (outcome.status === 'joined') return { status: 'joined' as const, conversation: await enteredGroup(outcome.conversation) }
-          const request = { groupId: shareLink.groupId, link: link.trim(), question: outcome.question, answer: outcome.answer, requestedAt: outcome.requestedAt }
+          const request = {
+            groupId: shareLink.groupId,
+            link: shareLinkText(shareLink),
+            question: outcome.question,
+            answer: outcome.answer,
+            requestedAt: outcome.requestedAt
+          }
           pendingJoins.remember(request)
           return { status: 'pending' as const, request }
         },
@@ -237,13 +286,13 @@ export function groupHandlers(context: FeatureContext): GroupHandlers {
 
     'groups:pendingJoins': async () => {
       context.me()
-      return pendingJoins.list((groupId) => listed(groupId) !== undefined)
+      return atServiceOrigin(pendingJoins.list((groupId) => listed(groupId) !== undefined))
     },
 
     'groups:forgetPendingJoin': async ({ groupId }) => {
       context.me()
       pendingJoins.forget(groupId)
-      return pendingJoins.list((id) => listed(id) !== undefined)
+      return atServiceOrigin(pendingJoins.list((id) => listed(id) !== undefined))
     },
 
     'members:former': ({ groupId }) =>

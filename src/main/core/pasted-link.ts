@@ -1,7 +1,11 @@
 // A link the user pastes (someone's contact link, a group's share link), read as a web address.
-// Any http(s) origin is taken: the service's public origin is not core's to know.
+// Any http(s) origin is read here; whether it is the service's own is for share-origins.ts to say.
 
 export interface PastedLink {
+  /** `scheme://host:port` as a URL compares it: lower-case host, no default port, no user name. */
+  origin: string
+  /** The host (and port) as shown to the user. */
+  host: string
   /** The path cut at its slashes, one final slash aside: `/contact/12/Ab3/` gives `['contact', '12', 'Ab3']`. */
   segments: string[]
   /** A query or a fragment follows the path. */
@@ -18,5 +22,5 @@ export function readPastedLink(text: string): PastedLink | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null
   const path = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname
-  return { segments: path.split('/').slice(1), hasQueryOrFragment: url.search !== '' || url.hash !== '' }
+  return { origin: url.origin, host: url.host, segments: path.split('/').slice(1), hasQueryOrFragment: url.search !== '' || url.hash !== '' }
 }

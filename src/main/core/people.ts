@@ -91,6 +91,9 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
       if (parsed === null) {
         throw new AppError('VALIDATION', 'That is not a contact link. A contact link looks like https://…/contact/<number>/<code>.')
       }
+      // A contact link at a stranger's address would add, on this service, whoever it names.
+      const foreign = await context.shareOrigins.problemWith(parsed, 'contact')
+      if (foreign !== null) throw new AppError('VALIDATION', foreign)
       if (parsed.userId === me.id) throw new AppError('VALIDATION', 'That is your own contact link: share it with others so they can add you.')
       await saying(gateway.addContact(parsed.userId, parsed.token), {
         VALIDATION: 'This contact link is not valid: it may be mistyped, or cut short.',
@@ -138,6 +141,7 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
     'contacts:myLink': async () => {
       context.me()
       const url = await gateway.contactLink()
+      context.shareOrigins.learn(url)
       if (url === null) throw new AppError('NOT_FOUND', 'The service has no contact link for you.')
       return { url }
     },

@@ -115,6 +115,7 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'groups:leave': { groupId: '42' },
   'groups:former': {},
   'groups:rejoin': { groupId: '42' },
+  'groups:checkLink': { link: 'http://127.0.0.1:8080/join_group/42/Ab3dEf9H' },
   'groups:join': { link: 'http://127.0.0.1:8080/join/abc', answer: 'Because' },
   'groups:pendingJoins': {},
   'groups:forgetPendingJoin': { groupId: '42' },

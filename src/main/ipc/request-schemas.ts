@@ -151,6 +151,7 @@ export const requestSchemas = {
   'groups:leave': z.strictObject({ groupId }),
   'groups:former': empty,
   'groups:rejoin': z.strictObject({ groupId }),
+  'groups:checkLink': z.strictObject({ link: shareLink }),
   'groups:join': z.strictObject({ link: shareLink, answer: z.string().max(MAX_JOIN_ANSWER * 2).nullable() }),
   'groups:pendingJoins': empty,
   'groups:forgetPendingJoin': z.strictObject({ groupId }),

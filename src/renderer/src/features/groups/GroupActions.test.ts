@@ -123,13 +123,49 @@ describe('New group', () => {
 })
 
 describe('Join with a link', () => {
-  it('opens the group once joined', async () => {
-    const fake = signedIn().returns('groups:pendingJoins', []).returns('groups:join', { status: 'joined', conversation: bookClub })
+  it('says the group may ask a question before sending without an answer, then opens the group once joined', async () => {
+    const fake = signedIn()
+      .returns('groups:pendingJoins', [])
+      .returns('groups:checkLink', { link: LINK })
+      .returns('groups:join', { status: 'joined', conversation: bookClub })
     const dialog = await openDialog(fake, 'Join with a link')
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Group link' }), { target: { value: ` ${LINK} ` } })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+
+    expect(await within(dialog).findByRole('status')).toHaveTextContent(
+      'The group may ask why you want to join, and an answer cannot be added once the request is sent. Write it in Answer now, or join without one.'
+    )
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'Answer' })).toHaveFocus())
+    expect(fake.callsTo('groups:checkLink')).toEqual([{ link: LINK }])
+    expect(fake.callsTo('groups:join')).toEqual([])
+
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Join without an answer' }))
     await waitFor(() => expect(fake.callsTo('conversations:open')).toEqual([{ conversationId: '7' }]))
     expect(fake.callsTo('groups:join')).toEqual([{ link: LINK, answer: null }])
+  })
+
+  it('takes the answer given once told the group may ask, and tells again for another link', async () => {
+    const fake = signedIn()
+      .returns('groups:pendingJoins', [])
+      .returns('groups:checkLink', { link: LINK })
+      .returns('groups:join', { status: 'pending', request: pendingJoin() })
+    const dialog = await openDialog(fake, 'Join with a link')
+    const link = within(dialog).getByRole('textbox', { name: 'Group link' })
+    await fireEvent.input(link, { target: { value: LINK } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+    await within(dialog).findByRole('button', { name: 'Join without an answer' })
+
+    // Another link is another group, which may ask something else.
+    await fireEvent.input(link, { target: { value: `${LINK}x` } })
+    expect(within(dialog).getByRole('button', { name: 'Join' })).toBeInTheDocument()
+    expect(within(dialog).queryByText(/The group may ask/)).toBeNull()
+    await fireEvent.input(link, { target: { value: LINK } })
+
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Answer' }), { target: { value: 'Dune' } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+    await within(dialog).findByText(/Your request to join is waiting for approval/)
+    expect(fake.callsTo('groups:join')).toEqual([{ link: LINK, answer: 'Dune' }])
+    expect(fake.callsTo('groups:checkLink')).toEqual([{ link: LINK }])
   })
 
   it('shows a request waiting for approval, with the others this device waits on, and forgets one', async () => {
@@ -177,10 +213,12 @@ describe('Join with a link', () => {
   it('says a request that went without an answer to the group’s question cannot have one added now', async () => {
     const fake = signedIn()
       .returns('groups:pendingJoins', [])
+      .returns('groups:checkLink', { link: LINK })
       .returns('groups:join', { status: 'pending', request: pendingJoin({ answer: null }) })
     const dialog = await openDialog(fake, 'Join with a link')
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Group link' }), { target: { value: LINK } })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+    await fireEvent.click(await within(dialog).findByRole('button', { name: 'Join without an answer' }))
     expect(await within(dialog).findByRole('status')).toHaveTextContent(
       'The group asks: “Which book did you last read?”. Your request went without an answer, and one cannot be added to it now.'
     )
@@ -192,8 +230,22 @@ describe('Join with a link', () => {
     const fake = signedIn().returns('groups:pendingJoins', []).fails('groups:join', 'NOT_FOUND', 'This link does not lead to a group any more.')
     const dialog = await openDialog(fake, 'Join with a link')
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Group link' }), { target: { value: LINK } })
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Answer' }), { target: { value: 'Dune' } })
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('This link does not lead to a group any more.')
+  })
+
+  it('says why main refused a link that is not the service’s own, before anything was sent, and keeps it', async () => {
+    const refused = 'This link is not one of your service’s: it leads to evil.example, and your service’s group links begin with http://127.0.0.1:8080/join_group/. Nothing was sent.'
+    const foreign = 'https://evil.example/join_group/7/AbCdEfGh'
+    const fake = signedIn().returns('groups:pendingJoins', []).fails('groups:checkLink', 'VALIDATION', refused)
+    const dialog = await openDialog(fake, 'Join with a link')
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Group link' }), { target: { value: foreign } })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Join' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(refused)
+    expect(within(dialog).queryByText(/The group may ask/)).toBeNull()
+    expect(within(dialog).getByRole('textbox', { name: 'Group link' })).toHaveValue(foreign)
+    expect(fake.callsTo('groups:join')).toEqual([])
   })
 })
 

@@ -11,6 +11,12 @@ export class GroupJoinsModel {
   waiting = $state<PendingJoin | null>(null)
   joining = $state(false)
   error = $state<string | null>(null)
+  /**
+   * The link (as typed) the user was told, before sending, that its group may ask why they want
+   * to join: nobody can see a group's question before joining (docs/protocol.md §7), and an answer
+   * cannot be added to a request once it is made. Joining through it again sends, answered or not.
+   */
+  toldAboutQuestion = $state<string | null>(null)
 
   async loadPending(): Promise<void> {
     try {
@@ -20,7 +26,11 @@ export class GroupJoinsModel {
     }
   }
 
-  /** Resolves with the group when the user is in it; with null while a manager has to approve, or when it failed. */
+  /**
+   * Resolves with the group when the user is in it; with null while a manager has to approve, when
+   * it failed, or when the user is first told the group may ask a question (nothing is sent then
+   * but main's reading of the link, which refuses one that is not the service's own).
+   */
   async join(link: string, answer: string): Promise<Conversation | null> {
     const trimmedLink = link.trim()
     const trimmedAnswer = answer.trim()
@@ -36,7 +46,13 @@ export class GroupJoinsModel {
     this.joining = true
     this.error = null
     try {
+      if (trimmedAnswer === '' && this.toldAboutQuestion !== trimmedLink) {
+        await call('groups:checkLink', { link: trimmedLink })
+        this.toldAboutQuestion = trimmedLink
+        return null
+      }
       const outcome = await call('groups:join', { link: trimmedLink, answer: trimmedAnswer === '' ? null : trimmedAnswer })
+      this.toldAboutQuestion = null
       if (outcome.status === 'joined') return outcome.conversation
       this.waiting = outcome.request
       await this.loadPending()
