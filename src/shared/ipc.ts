@@ -37,7 +37,7 @@ import type {
   PendingJoin
 } from './groups'
 import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute, TwoStepConfirmation } from './account'
-import type { BlockedUser, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
+import type { BlockedUser, ChatStanding, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
 
 type Empty = Record<string, never>
@@ -162,6 +162,12 @@ export interface InvokeContract {
   'people:block': { req: { userId: string }; res: Profile }
   /** B4; answers the profile afterwards. */
   'people:unblock': { req: { userId: string }; res: Profile }
+  /**
+   * Whether the user and this person can write to each other, read afresh (U3, and B1 when either
+   * blocks the other): a chat with them shows what their profile shows. Changes come as
+   * `people:standingChanged`.
+   */
+  'people:standing': { req: { userId: string }; res: ChatStanding }
   /** B1: oldest first. */
   'people:blocked': { req: Empty; res: BlockedUser[] }
   /** Everyone the user could write to or add: their contacts and the members of their groups, by name. */
@@ -253,6 +259,8 @@ export interface EventContract {
   /** A message already delivered changed: new reactions, an edit, or its deletion (the tombstone). */
   'messages:updated': Message
   'contacts:importProgress': ContactImportProgress
+  /** Main learned that the user and this person can, or can no longer, write to each other. */
+  'people:standingChanged': ChatStanding & { userId: string }
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -347,6 +355,7 @@ const invokeChannels = {
   'people:profile': true,
   'people:block': true,
   'people:unblock': true,
+  'people:standing': true,
   'people:blocked': true,
   'people:candidates': true,
   'contacts:list': true,
@@ -386,7 +395,8 @@ const eventNames = {
   'notifications:show': true,
   'notifications:close': true,
   'messages:updated': true,
-  'contacts:importProgress': true
+  'contacts:importProgress': true,
+  'people:standingChanged': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

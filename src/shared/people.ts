@@ -21,6 +21,12 @@ export interface Profile extends Person {
   sharedGroups: { id: ConversationId; name: string; avatarUrl: string | null }[]
 }
 
+/**
+ * Whether the user and someone can write to each other, as a chat with them shows it: in the same
+ * words as their profile, from the same facts.
+ */
+export type ChatStanding = Pick<Profile, 'canMessage' | 'blockedByMe'>
+
 /** One of the user's contacts (R1). */
 export interface Contact extends Person {
   blocked: boolean

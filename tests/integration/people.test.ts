@@ -409,6 +409,35 @@ describe('starting a direct message', () => {
     expect(listed(await app.call('conversations:list', {}), chat)).toBe(true)
   })
 
+  it('a chat says what the profile says of a block, on both sides, and a message to someone the user blocks stays unsent', async () => {
+    const service = await serviceForTest()
+    const ada = await service.signUp({ name: 'Ada' })
+    const grace = await service.signUp({ name: 'Grace' })
+    const adaApp = await signedInApp(service, ada)
+    const graceApp = await signedInApp(service, grace)
+    const chat = chatId(ada.id, grace.id)
+    expect(await adaApp.call('people:standing', { userId: grace.id })).toEqual({ canMessage: true, blockedByMe: false })
+
+    await adaApp.call('people:block', { userId: grace.id })
+    expect(adaApp.events.all('people:standingChanged').at(-1)).toEqual({ userId: grace.id, canMessage: false, blockedByMe: true })
+    expect(await adaApp.call('people:standing', { userId: grace.id })).toEqual({ canMessage: false, blockedByMe: true })
+    expect(await graceApp.call('people:standing', { userId: ada.id })).toEqual({ canMessage: false, blockedByMe: false })
+
+    // The service would take it (§5 refuses only the blocked one's messages); the app keeps it, saying why.
+    await adaApp.call('chats:start', { userId: grace.id })
+    const clientId = randomUUID()
+    await adaApp.call('messages:send', { conversationId: chat, text: 'Still there?', clientId })
+    const failed = await adaApp.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending[0]?.state === 'failed')
+    expect(failed.pending).toMatchObject([{ clientId, text: 'Still there?', error: 'Not sent: you block Grace. Unblock them to send it.' }])
+    expect(await service.call('GET', '/v3/direct_messages', { token: grace.token, query: { other_user_id: ada.id } })).toMatchObject({ status: 304 })
+
+    await adaApp.call('people:unblock', { userId: grace.id })
+    expect(adaApp.events.all('people:standingChanged').at(-1)).toEqual({ userId: grace.id, canMessage: true, blockedByMe: false })
+    await adaApp.call('messages:retry', { conversationId: chat, clientId })
+    await adaApp.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending.length === 0)
+    expect(await graceApp.call('people:standing', { userId: ada.id })).toEqual({ canMessage: true, blockedByMe: false })
+  })
+
   it('lists a first message refused for a block with its chat, switching away and after the app starts again', async () => {
     const service = await serviceForTest()
     const ada = await service.signUp({ name: 'Ada' })

@@ -4,10 +4,12 @@
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, DesktopState, Me, Message, MuteDuration, PushStatus } from '../../shared/domain'
 import type { InvokeHandlers } from '../../shared/ipc'
+import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { pictureOrigins } from '../../shared/picture-origins'
 import { issuerOf } from '../../shared/token-issuer'
 import { accountHandlers } from './account'
 import { AppError } from './app-error'
+import { Blocks, unsentToBlocked } from './blocks'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
 import { errorCodeOf } from './failures'
@@ -136,6 +138,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       uploads.cancelAll()
       openConversationId = null
       shareOrigins.forget()
+      blocks.forget()
       timelines.clear()
       conversations.clear()
       notifications.clear()
@@ -192,10 +195,29 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   })
   const timelines = new Timelines(gateway)
   const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
+  const blocks = new Blocks({
+    blocked: async () => (await gateway.blocks()).map((block) => block.userId),
+    canMessage: async (userId) => (await gateway.profile(userId)).canMessage,
+    changed: (userId, standing) => events.emit('people:standingChanged', { userId, ...standing })
+  })
   const polls = new Polls(gateway, now)
   const typing = new TypingPublisher((conversationId) => push.typing(conversationId), now)
   const outbox = new Outbox({
-    deliver: (pending) => gateway.sendMessage(pending.conversationId, pending.text, pending.clientId, pending.attachments ?? []),
+    deliver: async (pending) => {
+      try {
+        return await gateway.sendMessage(pending.conversationId, pending.text, pending.clientId, pending.attachments ?? [])
+      } catch (error) {
+        // In a chat C3's one refusal is the other person blocking the user: the chat says so from now on.
+        const peer = chatPeer(pending.conversationId)
+        if (peer !== null && errorCodeOf(error) === 'FORBIDDEN') blocks.refusedBy(peer)
+        throw error
+      }
+    },
+    refusal: async (pending) => {
+      const peer = chatPeer(pending.conversationId)
+      if (peer === null || !(await blocks.blocks(peer))) return null
+      return unsentToBlocked(conversations.get(pending.conversationId)?.name ?? 'this person')
+    },
     recoverDelivered: async (pending) => {
       for (const message of await timelines.catchUp(pending.conversationId)) receive(message)
     },
@@ -259,6 +281,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     // it without waiting for them.
     events.emit('messages:received', message)
     if (!isNew) return
+    if (message.senderId === chatPeer(message.conversationId)) blocks.heardFrom(message.senderId)
     const me = session.me
     const isOpen = message.conversationId === openConversationId
     const fromMe = me !== null && message.senderId === me.id
@@ -319,6 +342,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     if (openConversationId !== null) push.follow(openConversationId)
   }
 
+  /** The other person of a chat, for the signed-in user; null for a group, or when nobody is signed in. */
+  function chatPeer(conversationId: ConversationId): string | null {
+    const me = session.me
+    return me === null || conversationKind(conversationId) !== 'dm' ? null : otherParticipant(conversationId, me.id)
+  }
+
   function requireMe(): Me {
     const me = session.me
     if (me === null) throw new AppError('UNAUTHENTICATED', 'Please sign in first.')
@@ -337,6 +366,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     conversations,
     preferences: deps.preferences,
     events,
+    blocks,
     shareOrigins,
     log,
     me: requireMe,

@@ -2,6 +2,7 @@
 // conversation list, and the signed-in user. app-core builds one; each feature adds its handlers.
 import type { Conversation, Me } from '../../shared/domain'
 import type { Log } from '../log/log'
+import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'
 import type { EventSink, Preferences, ServiceGateway } from './ports'
 import type { IssuedToken } from '../../shared/token-issuer'
@@ -12,6 +13,8 @@ export interface FeatureContext {
   conversations: Conversations
   preferences: Preferences
   events: EventSink
+  /** Whom the user blocks, and who can write to whom, so a chat says what the profile says. */
+  blocks: Blocks
   /** Where the service's own share links live: a pasted link elsewhere is refused. */
   shareOrigins: ShareOrigins
   log: Log

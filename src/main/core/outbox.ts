@@ -27,6 +27,11 @@ export interface OutboxDependencies {
   /** Who the user writes to in a chat, to say who refused a message; undefined when not known. */
   chatPartnerName?(conversationId: ConversationId): string | undefined
   /**
+   * Why core will not send this message, in the user's words (to someone they block, say); null
+   * to send it. Asked before every attempt, so a reason that has gone lets a retry through.
+   */
+  refusal?(pending: PendingMessage): Promise<string | null>
+  /**
    * A group refused a message: it became an announcement group or the user lost their role, which
    * the service announces to nobody (§14.5). Reads the group again so the list, and the composer
    * it decides, catch up.
@@ -214,6 +219,11 @@ export class Outbox {
     }
     try {
       const arrived = entry.mayHaveArrived ? await this.#storedCopyOf(pending) : undefined
+      const refused = arrived === undefined ? ((await this.#deps.refusal?.(pending)) ?? null) : null
+      if (refused !== null) {
+        this.#update(entry, { state: 'failed', error: refused }, false)
+        return
+      }
       const message = arrived ?? (await this.#deps.deliver(pending))
       this.#retry.succeeded()
       // The sent message shows before its pending copy goes, so it never blinks out of view.

@@ -22,7 +22,11 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
   async function profileOf(userId: string): Promise<Profile> {
     // U3 says whether a message would be refused, not who blocks whom: B1 says whom the user blocks.
     const [profile, blocks] = await Promise.all([saying(gateway.profile(userId), { NOT_FOUND: NO_SUCH_PERSON }), gateway.blocks()])
-    return { ...profile, blockedByMe: blocks.some((block) => block.userId === profile.id) }
+    const blockedByMe = blocks.some((block) => block.userId === profile.id)
+    // A chat with them, open or opened later, says the same.
+    context.blocks.blockedAre(blocks.map((block) => block.userId))
+    context.blocks.learned(profile.id, { canMessage: profile.canMessage, blockedByMe })
+    return { ...profile, blockedByMe }
   }
 
   /** Every contact, page after page until the service answers an empty one. */
@@ -67,9 +71,14 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
       }
       return profileOf(userId)
     },
+    'people:standing': async ({ userId }) => {
+      context.me()
+      return context.blocks.standingWith(userId)
+    },
     'people:blocked': async () => {
       context.me()
       const blocks = await gateway.blocks()
+      context.blocks.blockedAre(blocks.map((block) => block.userId))
       return Promise.all(blocks.map(async ({ userId, blockedAt }) => ({ ...(await personOrId(userId)), blockedAt })))
     },
     'people:candidates': async () => {

@@ -137,6 +137,7 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'people:profile': { userId: '9' },
   'people:block': { userId: '9' },
   'people:unblock': { userId: '9' },
+  'people:standing': { userId: '9' },
   'people:blocked': {},
   'people:candidates': {},
   'contacts:list': {},

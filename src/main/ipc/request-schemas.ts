@@ -166,6 +166,7 @@ export const requestSchemas = {
   'people:profile': z.strictObject({ userId }),
   'people:block': z.strictObject({ userId }),
   'people:unblock': z.strictObject({ userId }),
+  'people:standing': z.strictObject({ userId }),
   'people:blocked': empty,
   'people:candidates': empty,
   'contacts:list': empty,
