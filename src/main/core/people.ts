@@ -24,8 +24,8 @@ export function peopleHandlers(context: FeatureContext): PeopleHandlers {
     const [profile, blocks] = await Promise.all([saying(gateway.profile(userId), { NOT_FOUND: NO_SUCH_PERSON }), gateway.blocks()])
     const blockedByMe = blocks.some((block) => block.userId === profile.id)
     // A chat with them, open or opened later, says the same.
-    context.blocks.blockedAre(blocks.map((block) => block.userId))
     context.blocks.learned(profile.id, { canMessage: profile.canMessage, blockedByMe })
+    context.blocks.blockedAre(blocks.map((block) => block.userId))
     return { ...profile, blockedByMe }
   }
 
