@@ -207,6 +207,7 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'groups:leave': asIs,
   'groups:former': eachAvatar,
   'groups:rejoin': (conversation, pictures) => pictures.conversation(conversation),
+  'groups:checkLink': asIs,
   'groups:join': (outcome, pictures) => pictures.joinOutcome(outcome),
   'groups:pendingJoins': asIs,
   'groups:forgetPendingJoin': asIs,
@@ -222,6 +223,7 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'people:block': (profile, pictures) => pictures.profile(profile),
   'people:unblock': (profile, pictures) => pictures.profile(profile),
   'people:blocked': eachAvatar,
+  'people:standing': asIs,
   'people:candidates': eachAvatar,
   'contacts:list': eachAvatar,
   'contacts:addFromLink': (profile, pictures) => pictures.profile(profile),
@@ -258,5 +260,6 @@ const EVENTS: { [E in EventName]: Filter<EventContract[E]> } = {
   'desktop:changed': asIs,
   'notifications:show': asIs,
   'notifications:close': asIs,
-  'contacts:importProgress': asIs
+  'contacts:importProgress': asIs,
+  'people:standingChanged': asIs
 }
