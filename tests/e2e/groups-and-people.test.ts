@@ -153,7 +153,7 @@ describe('groups, members, direct messages and people, two people', () => {
 
     await expect.poll(() => conversation(alan, GROUP).count(), { timeout: 15_000 }).toBe(0)
     // He had it open: it closes, saying why.
-    await alan.getByRole('status').filter({ hasText: `You are no longer in ${GROUP}.` }).waitFor()
+    await alan.getByRole('status').filter({ hasText: `${GROUP} was deleted, or you are no longer in it.` }).waitFor()
     expect(await alan.getByRole('heading', { name: GROUP, level: 2 }).count()).toBe(0)
   })
 

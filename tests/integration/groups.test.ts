@@ -429,8 +429,16 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
     const { graceApp, alanApp, groupId } = await graceAndAlanInAGroup(service)
     const bea = await service.createUser({ name: 'Bea' })
     const beaApp = await signedIn(service, bea)
-    await graceApp.call('members:add', { groupId, candidates: [{ nickname: 'Bea', userId: bea.id }] })
+    const cy = await service.createUser({ name: 'Cy' })
+    const cyApp = await signedIn(service, cy)
+    const dee = await service.createUser({ name: 'Dee' })
+    const deeApp = await signedIn(service, dee)
+    const candidates = [bea, cy, dee].map((person) => ({ nickname: person.name, userId: person.id }))
+    await graceApp.call('members:add', { groupId, candidates })
     await listUntil(beaApp, (list) => entry(list, groupId) !== undefined, 'Bea has the group')
+    await listUntil(cyApp, (list) => entry(list, groupId) !== undefined, 'Cy has the group')
+    await listUntil(deeApp, (list) => entry(list, groupId) !== undefined, 'Dee has the group')
+    await cyApp.call('conversations:open', { conversationId: groupId })
 
     expect(await graceApp.call('groups:destroy', { groupId })).toBeNull()
     expect(entry(await graceApp.call('conversations:list', {}), groupId)).toBeUndefined()
@@ -446,6 +454,15 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
     expect(entry(await beaApp.call('conversations:list', {}), groupId)).toBeDefined()
     expect(await refusal(beaApp.call('conversations:open', { conversationId: groupId }))).toMatchObject({ code: 'NOT_FOUND' })
     await listUntil(beaApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Bea’s list')
+
+    // So does a message written to it while it was open: the send answers 404 (issue 17).
+    await cyApp.call('messages:send', { conversationId: groupId, text: 'Is this still on?', clientId: 'cy-after-the-delete' })
+    await listUntil(cyApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Cy’s list')
+
+    // A page that reloads asks for the list afresh, so it no longer shows the group either.
+    expect(entry(await deeApp.call('conversations:list', {}), groupId)).toBeDefined()
+    await deeApp.call('app:ready', {})
+    await listUntil(deeApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Dee’s list after a reload')
   })
 })
 

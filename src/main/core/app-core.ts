@@ -12,8 +12,8 @@ import { AppError } from './app-error'
 import { Blocks, unsentToBlocked } from './blocks'
 import { Conversations } from './conversations'
 import { Desktop } from './desktop'
-import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
+import { GoneGroups, watchingForGoneGroups } from './gone-groups'
 import { groupHandlers } from './groups'
 import { MessageActions } from './message-actions'
 import { muteFor } from './mute'
@@ -23,7 +23,7 @@ import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page
 import { peopleHandlers } from './people'
 import { Polls } from './polls'
 import { TypingPublisher } from './typing'
-import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, StatusDisplay, TokenVault } from './ports'
+import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { serviceSettingsHandlers } from './service-settings'
@@ -88,7 +88,15 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     () => void catchUp()
   )
 
-  const { gateway, push } = deps.service
+  // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
+  // §14.5): whichever call on it first answers 404 takes it out of the list.
+  const goneGroups: GoneGroups = new GoneGroups({
+    isListed: (groupId): boolean => conversations.get(groupId)?.kind === 'group',
+    readGroup: (groupId) => deps.service.gateway.groupDetails(groupId),
+    gone: (groupId) => forgetGroup(groupId)
+  })
+  const gateway: ServiceGateway = watchingForGoneGroups(deps.service.gateway, goneGroups)
+  const { push } = deps.service
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,
@@ -147,7 +155,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   })
 
-  const conversations = new Conversations({
+  const conversations: Conversations = new Conversations({
     service: gateway,
     preferences: deps.preferences,
     now,
@@ -305,6 +313,16 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   }
 
+  /** A group the service no longer shows the user: it leaves the list, its history and push at once. */
+  function forgetGroup(groupId: ConversationId): void {
+    if (openConversationId === groupId) {
+      push.unfollow(groupId)
+      openConversationId = null
+    }
+    timelines.forget(groupId)
+    conversations.forget(groupId)
+  }
+
   /** Push is live: fetch what it missed in every conversation the user has open or had open. */
   async function catchUp(): Promise<void> {
     if (session.me === null) return
@@ -428,6 +446,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     'app:ready': async () => {
       // A renderer that (re)loads learns the connection's state now; it only changes rarely.
       events.emit('push:status', pushStatus)
+      // A reload is how a person asks for what is new. The list here was fetched at sign-in and
+      // on reconnects, and the service announces to nobody a group deleted or a change of its
+      // settings (§14.5): the page gets this list now and the service's own when it comes.
+      if (session.me !== null) void refreshConversations().catch(() => undefined)
       return null
     },
     'session:get': async () => session.state,
@@ -448,12 +470,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       if (openConversationId !== null && openConversationId !== conversationId) push.unfollow(openConversationId)
       openConversationId = conversationId
       push.follow(conversationId)
-      const page = await timelines.load(conversationId).catch((error: unknown) => {
-        // A group deleted by its owner, or one the user was put out of, is announced to nobody
-        // (docs/protocol.md §14.5): its history answering 404 is how the list learns it is gone.
-        if (conversation.kind === 'group' && errorCodeOf(error) === 'NOT_FOUND') void refreshConversations().catch(() => undefined)
-        throw error
-      })
+      const page = await timelines.load(conversationId)
       const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages)
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })

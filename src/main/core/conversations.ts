@@ -262,6 +262,12 @@ export class Conversations {
     this.#announce()
   }
 
+  /** A group that is gone for the user (deleted, or they are out of it) leaves the list now, ahead of the next fetch. */
+  forget(conversationId: ConversationId): void {
+    if (!this.#byId.delete(conversationId)) return
+    this.#announce()
+  }
+
   clear(): void {
     this.#byId.clear()
     this.#drafts.clear()

@@ -86,6 +86,11 @@ export class Timelines {
     return [...this.#loaded.keys()]
   }
 
+  /** A conversation that is gone: nothing is caught up on there any more. */
+  forget(conversationId: ConversationId): void {
+    this.#loaded.delete(conversationId)
+  }
+
   clear(): void {
     this.#loaded.clear()
   }

@@ -73,7 +73,8 @@ export class AppModel {
 
   /**
    * A new list. An open group that is not in it any more has gone for the user: they were removed,
-   * left from another device, or it was deleted. It closes rather than staying on screen as it
+   * left from another device, or it was deleted, and the service does not say which (a deleted
+   * group answers 404 like one the user is out of). It closes rather than staying on screen as it
    * was. A chat never does: one just started is a draft, listed only once it has messages.
    */
   #followList(list: Conversation[]): void {
@@ -81,7 +82,7 @@ export class AppModel {
     const name = this.conversations.selected?.name ?? this.view.conversation?.name ?? 'this group'
     this.conversations.replace(list)
     if (openId === null || conversationKind(openId) !== 'group' || list.some((conversation) => conversation.id === openId)) return
-    this.closeConversation(`You are no longer in ${name}.`)
+    this.closeConversation(`${name} was deleted, or you are no longer in it.`)
   }
 
   /**
