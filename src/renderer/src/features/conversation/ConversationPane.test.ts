@@ -89,6 +89,50 @@ describe('conversation view', () => {
     expect(await screen.findByRole('list', { name: 'Messages' })).toBeInTheDocument()
   })
 
+  it('opens again by itself once the connection is back, after failing for want of the service', async () => {
+    const fake = withHistory([]).fails('conversations:open', 'NETWORK', 'Cannot reach the service.')
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the service.'))
+
+    fake.returns('conversations:open', { conversation: bookClub, messages: [message({ conversationId: 'g1', text: 'Hello all' })], hasOlder: false, pending: [] })
+    fake.emit('push:status', 'reconnecting')
+    expect(fake.callsTo('conversations:open')).toHaveLength(1)
+    fake.emit('push:status', 'connected')
+
+    expect(await screen.findByText('Hello all')).toBeInTheDocument()
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(fake.callsTo('conversations:open')).toHaveLength(2)
+  })
+
+  it('does not open again by itself after a refusal, which would only be refused again', async () => {
+    const fake = withHistory([]).fails('conversations:open', 'NOT_FOUND', 'That conversation or message no longer exists.')
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('no longer exists'))
+
+    fake.emit('push:status', 'connected')
+    await Promise.resolve()
+    expect(fake.callsTo('conversations:open')).toHaveLength(1)
+  })
+
+  it('takes a message while the conversation cannot be opened, and shows it waiting', async () => {
+    const fake = withHistory([])
+      .fails('conversations:open', 'NETWORK', 'Cannot reach the service.')
+      .handle('messages:send', ({ conversationId, clientId, text }) => ({ ok: true, value: pending({ conversationId, clientId, text }) }))
+    await startApp(fake)
+    await fireEvent.click(await screen.findByRole('button', { name: /Book club/ }))
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the service.'))
+
+    expect(composer()).toBeEnabled()
+    await type('Written offline')
+    await fireEvent.keyDown(composer(), { key: 'Enter' })
+
+    const history = await screen.findByRole('list', { name: 'Messages' })
+    expect(within(history).getByRole('listitem')).toHaveTextContent('Written offline')
+    expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the service.')
+  })
+
   it('opens the conversation main asks to focus', async () => {
     const fake = withHistory([message({ conversationId: 'g1', text: 'Hello all' })])
     await startApp(fake)

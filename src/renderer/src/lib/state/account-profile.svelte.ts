@@ -4,6 +4,7 @@
 import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
 import { profileProblems } from '../../../../shared/profile-rules'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 import { GroupPicture } from './group-picture.svelte'
 
 export type FieldProblems = Partial<Record<ProfileField, string>>
@@ -23,7 +24,13 @@ export class AccountProfileModel {
   /** The last save went through, and nothing was edited since. */
   saved = $state(false)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -32,6 +39,7 @@ export class AccountProfileModel {
     } catch (error) {
       this.status = 'error'
       this.error = `Your profile could not be loaded. ${messageOf(error)}`
+      this.#whenBack.failed(error)
     }
   }
 

@@ -1,6 +1,7 @@
 // Whom the user blocks (B1), as Settings lists them, and unblocking from there (B4).
 import type { BlockedUser } from '../../../../shared/people'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class BlockedUsersModel {
   users = $state.raw<BlockedUser[]>([])
@@ -12,7 +13,13 @@ export class BlockedUsersModel {
   /** Whose unblock is on its way. */
   unblocking = $state<string | null>(null)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -21,6 +28,7 @@ export class BlockedUsersModel {
     } catch (error) {
       this.status = 'error'
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 

@@ -2,6 +2,7 @@
 // from someone's contact link (R2), and the user's own link to hand out.
 import type { Contact, Profile } from '../../../../shared/people'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 import { nameMatches } from '../search-text'
 
 export class ContactsModel {
@@ -19,7 +20,13 @@ export class ContactsModel {
   shown: Contact[] = $derived(this.#all.filter((contact) => nameMatches(contact.name, this.query)).toSorted((a, b) => a.name.localeCompare(b.name)))
   count = $derived(this.#all.length)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -28,6 +35,7 @@ export class ContactsModel {
     } catch (error) {
       this.status = 'error'
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 

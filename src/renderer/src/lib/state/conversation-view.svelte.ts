@@ -5,6 +5,7 @@ import { compareIds } from '../../../../shared/conversation-id'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../ipc'
 import { mergeMessages, withArrival } from '../merge-messages'
+import { RetryWhenBack } from '../retry-when-back'
 import { AttachmentDraftsByConversation, type AttachmentDrafts } from './attachment-drafts.svelte'
 
 /**
@@ -58,6 +59,9 @@ export class ConversationViewModel {
 
   /** The older page on its way, which a second caller waits for rather than asking again. */
   #olderLoad: Promise<void> | null = null
+  /** An open, or an older page, that failed for want of the service goes again once it is back. */
+  readonly #openWhenBack = new RetryWhenBack(() => void this.retryOpen())
+  readonly #olderWhenBack = new RetryWhenBack(() => void this.loadOlder())
 
   /** Arrivals while `conversations:open` is in flight, merged once its page is in. */
   #early: Message[] = []
@@ -101,14 +105,30 @@ export class ConversationViewModel {
     this.conversation = null
     this.messages = []
     this.#pending = []
-    this.#early = []
-    this.#earlyPending = null
     this.hasOlder = false
-    this.olderError = null
     this.firstUnreadId = null
     this.focusRequest = null
-    this.#olderLoad = null
     this.muteError = null
+    return this.#load(id)
+  }
+
+  /**
+   * Opens the conversation again after it failed: by Try again, or by itself once the service is
+   * back. What the user wrote meanwhile stays in view while it loads.
+   */
+  async retryOpen(): Promise<Conversation | null> {
+    const id = this.conversationId
+    if (id === null || this.status === 'loading') return null
+    return this.#load(id)
+  }
+
+  async #load(id: ConversationId): Promise<Conversation | null> {
+    this.#early = []
+    this.#earlyPending = null
+    this.olderError = null
+    this.#olderLoad = null
+    this.#openWhenBack.cancel()
+    this.#olderWhenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -127,16 +147,18 @@ export class ConversationViewModel {
       if (this.conversationId === id) {
         this.status = 'error'
         this.error = messageOf(error)
+        // Meanwhile an outbox update is the newest word on what waits to be sent.
+        if (this.#earlyPending !== null) this.#pending = this.#earlyPending
+        this.#earlyPending = null
+        this.#openWhenBack.failed(error)
       }
       return null
     }
   }
 
-  async retryOpen(): Promise<void> {
-    if (this.conversationId !== null) await this.open(this.conversationId)
-  }
-
   close(): void {
+    this.#openWhenBack.cancel()
+    this.#olderWhenBack.cancel()
     const id = this.conversationId
     this.conversationId = null
     this.conversation = null
@@ -189,7 +211,10 @@ export class ConversationViewModel {
       this.messages = prependOlder(page.messages, this.messages)
       this.hasOlder = page.hasOlder
     } catch (error) {
-      if (this.conversationId === id) this.olderError = messageOf(error)
+      if (this.conversationId === id) {
+        this.olderError = messageOf(error)
+        this.#olderWhenBack.failed(error)
+      }
     } finally {
       this.loadingOlder = false
     }

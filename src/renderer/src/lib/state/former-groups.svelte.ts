@@ -2,6 +2,7 @@
 import type { Conversation, ConversationId } from '../../../../shared/domain'
 import type { FormerGroup } from '../../../../shared/groups'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class FormerGroupsModel {
   groups = $state<FormerGroup[]>([])
@@ -10,7 +11,13 @@ export class FormerGroupsModel {
   /** The group being rejoined. */
   rejoining = $state<ConversationId | null>(null)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -19,6 +26,7 @@ export class FormerGroupsModel {
     } catch (error) {
       this.status = 'error'
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 

@@ -5,6 +5,7 @@ import { canManage, canSeeRoster } from '../../../../shared/group-rules'
 import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '../../../../shared/groups'
 import type { ConversationId } from '../../../../shared/domain'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class GroupModel {
   readonly groupId: ConversationId
@@ -29,9 +30,16 @@ export class GroupModel {
 
   /** Bumped by every change of `details`, so a slow load cannot overwrite what a later change answered. */
   #version = 0
+  /** Details that could not be read for want of the service are read again once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => void this.load())
 
   constructor(groupId: ConversationId) {
     this.groupId = groupId
+  }
+
+  /** Nothing shows the group any more: nothing is read again. */
+  stop(): void {
+    this.#whenBack.cancel()
   }
 
   /** Loads the details, then what the user's role lets them see besides. */
@@ -44,6 +52,7 @@ export class GroupModel {
     if (this.details === null) this.status = 'loading'
     this.loadError = null
     const version = ++this.#version
+    this.#whenBack.cancel()
     try {
       const details = await call('groups:get', { groupId: this.groupId })
       if (version !== this.#version) return false
@@ -54,6 +63,7 @@ export class GroupModel {
       if (version !== this.#version) return false
       this.status = 'error'
       this.loadError = messageOf(error)
+      this.#whenBack.failed(error)
       return false
     }
   }

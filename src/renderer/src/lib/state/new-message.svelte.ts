@@ -3,6 +3,7 @@
 import type { Conversation } from '../../../../shared/domain'
 import type { Person } from '../../../../shared/people'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class NewMessageModel {
   candidates = $state.raw<Person[]>([])
@@ -14,7 +15,13 @@ export class NewMessageModel {
   error = $state<string | null>(null)
   starting = $state(false)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.loadError = null
     try {
@@ -23,6 +30,7 @@ export class NewMessageModel {
     } catch (error) {
       this.status = 'error'
       this.loadError = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 

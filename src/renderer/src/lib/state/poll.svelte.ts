@@ -3,6 +3,7 @@
 // system message, and its expiry is also watched here in case that message is late.
 import type { ConversationId, Poll } from '../../../../shared/domain'
 import { call, listen, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export const POLL_REFRESH_MS = 5_000
 
@@ -16,6 +17,8 @@ export class PollModel {
   error = $state<string | null>(null)
   #refresh: ReturnType<typeof setInterval> | null = null
   #expiry: ReturnType<typeof setTimeout> | null = null
+  /** The timed refresh needs a poll to refresh: one whose first read failed for want of the service is read once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => void this.load())
 
   constructor(conversationId: ConversationId, pollId: string) {
     this.conversationId = conversationId
@@ -33,17 +36,20 @@ export class PollModel {
     }, POLL_REFRESH_MS)
     return () => {
       stopListening()
+      this.#whenBack.cancel()
       if (this.#refresh !== null) clearInterval(this.#refresh)
       if (this.#expiry !== null) clearTimeout(this.#expiry)
     }
   }
 
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     try {
       this.#show(await call('polls:get', { conversationId: this.conversationId, pollId: this.pollId }))
       this.error = null
     } catch (error) {
       this.error = messageOf(error)
+      if (this.poll === null) this.#whenBack.failed(error)
     }
   }
 

@@ -1,6 +1,7 @@
 // The Polls panel of a group: PL6's pages, ten polls each, newest first.
 import type { ConversationId, Poll } from '../../../../shared/domain'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class PollsPanelModel {
   readonly conversationId: ConversationId
@@ -10,9 +11,21 @@ export class PollsPanelModel {
   loading = $state(false)
   loaded = $state(false)
   error = $state<string | null>(null)
+  /** A page that failed for want of the service is asked for again once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => void this.retry())
 
   constructor(conversationId: ConversationId) {
     this.conversationId = conversationId
+  }
+
+  /** The page that failed, again. */
+  async retry(): Promise<void> {
+    await (this.loaded ? this.loadMore() : this.loadFirst())
+  }
+
+  /** The panel closed: nothing is asked for any more. */
+  stop(): void {
+    this.#whenBack.cancel()
   }
 
   async loadFirst(): Promise<void> {
@@ -25,6 +38,7 @@ export class PollsPanelModel {
 
   async #load(token: string | null, before: Poll[]): Promise<void> {
     if (this.loading) return
+    this.#whenBack.cancel()
     this.loading = true
     this.error = null
     try {
@@ -34,6 +48,7 @@ export class PollsPanelModel {
       this.loaded = true
     } catch (error) {
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     } finally {
       this.loading = false
     }

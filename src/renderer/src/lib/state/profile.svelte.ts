@@ -3,6 +3,7 @@
 import type { Conversation } from '../../../../shared/domain'
 import type { Profile } from '../../../../shared/people'
 import { call, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 export class ProfileModel {
   /** Whose profile is open, or null when none is. */
@@ -17,8 +18,13 @@ export class ProfileModel {
 
   /** Bumped by each opening, so an answer for someone else's profile is dropped. */
   #version = 0
+  /** A profile that could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.retry()
+  })
 
   async open(userId: string): Promise<void> {
+    this.#whenBack.cancel()
     const version = ++this.#version
     this.userId = userId
     this.profile = null
@@ -35,6 +41,7 @@ export class ProfileModel {
       if (version !== this.#version) return
       this.status = 'error'
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 
@@ -43,6 +50,7 @@ export class ProfileModel {
   }
 
   close(): void {
+    this.#whenBack.cancel()
     this.#version++
     this.userId = null
     this.profile = null

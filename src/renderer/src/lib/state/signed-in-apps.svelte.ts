@@ -3,6 +3,7 @@
 // screen follows from the session's own event.
 import type { SignedInApp } from '../../../../shared/account'
 import { call, codeOf, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 
 /**
  * Counts the times every token of the account was replaced (two-step verification going on does
@@ -20,7 +21,13 @@ export class SignedInAppsModel {
   /** Which app's sign-out is on its way. */
   signingOut = $state<string | null>(null)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -29,6 +36,7 @@ export class SignedInAppsModel {
     } catch (error) {
       this.status = 'error'
       this.error = messageOf(error)
+      this.#whenBack.failed(error)
     }
   }
 

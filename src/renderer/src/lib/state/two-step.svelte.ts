@@ -4,6 +4,7 @@
 import type { Account, PhoneHint } from '../../../../shared/account'
 import { readTypedCode } from '../../../../shared/verification-code'
 import { call, codeOf, messageOf } from '../ipc'
+import { RetryWhenBack } from '../retry-when-back'
 import { tokenReplacements } from './signed-in-apps.svelte'
 
 /** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */
@@ -42,7 +43,13 @@ export class TwoStepModel {
   /** Why the last step failed (loading included). */
   error = $state<string | null>(null)
 
+  /** What could not be loaded for want of the service loads again by itself once it is back. */
+  readonly #whenBack = new RetryWhenBack(() => {
+    if (this.status === 'error') void this.load()
+  })
+
   async load(): Promise<void> {
+    this.#whenBack.cancel()
     this.status = 'loading'
     this.error = null
     try {
@@ -54,6 +61,7 @@ export class TwoStepModel {
     } catch (error) {
       this.status = 'error'
       this.error = `Two-step verification could not be loaded. ${messageOf(error)}`
+      this.#whenBack.failed(error)
     }
   }
 
