@@ -196,6 +196,30 @@ describe('a long history', () => {
     expect(screen.getByText('Grace Hopper: Arrived while reading', { selector: '[aria-live="polite"]' })).toBeInTheDocument()
   })
 
+  it('counts what others write while the newest are out of view, and forgets the count once they are reached', async () => {
+    const messages = history(40)
+    const view = render(MessageHistory, props(messages))
+    await waitFor(() => expect(inView(rowOf(messages.at(-1)?.id ?? ''))).toBe(true))
+    // Two rows up: the newest is out of view, though not far.
+    viewport().scrollTop = viewport().scrollTop - 120
+    await fireEvent.scroll(viewport())
+    expect(await screen.findByRole('button', { name: 'Jump to latest' })).toBeInTheDocument()
+
+    const arrivals = [0, 1].map((index) => message({ conversationId: 'g1', text: `While reading ${index}`, senderId: 'u3', senderName: 'Alan Turing', createdAt: 1_800_000_000 + index }))
+    await view.rerender({ messages: [...messages, arrivals[0] as Message] })
+    expect(await screen.findByRole('button', { name: 'Jump to latest, 1 new message' })).toBeInTheDocument()
+    await view.rerender({ messages: [...messages, ...arrivals] })
+    expect(await screen.findByRole('button', { name: 'Jump to latest, 2 new messages' })).toBeInTheDocument()
+    expect(inView(rowOf(arrivals[1]?.id ?? ''))).toBe(false)
+
+    viewport().scrollTop = viewport().scrollHeight
+    await fireEvent.scroll(viewport())
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull())
+    viewport().scrollTop = viewport().scrollTop - 120
+    await fireEvent.scroll(viewport())
+    expect(await screen.findByRole('button', { name: 'Jump to latest' })).toBeInTheDocument()
+  })
+
   it('still follows an arrival when the browser scrolls by itself before the history settles, keeping the position in range', async () => {
     // A few rows more than fill the view, so the arrival lands just below it until the history follows it.
     const messages = history(12)
