@@ -75,7 +75,7 @@ describe('attaching pictures', () => {
     expect(picker?.accept).toBe('image/jpeg,image/png,image/gif')
   })
 
-  it('uploads a chosen picture with a progress bar, then sends it with the text', async () => {
+  it('uploads a chosen picture with a progress bar; Send pressed meanwhile waits for it, then sends it with the text', async () => {
     const fake = withHistory()
     const upload = fake.holds('uploads:start')
     await openBookClub(fake)
@@ -91,13 +91,13 @@ describe('attaching pictures', () => {
     expect(request?.bytes.length).toBe(1000)
     fake.emit('uploads:progress', { uploadId: request?.uploadId ?? '', sentBytes: 400, totalBytes: 1000 })
     await waitFor(() => expect(within(item).getByRole('progressbar', { name: 'Uploading view.png' })).toHaveAttribute('value', '400'))
-    expect(sendButton()).toBeDisabled()
-
-    upload.resolve({ url: PICTURE_URL })
-    await waitFor(() => expect(within(item).queryByRole('progressbar')).not.toBeInTheDocument())
     await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Look' } })
     await fireEvent.click(sendButton())
+    expect(await screen.findByText('Sending once the picture has uploaded…')).toHaveAttribute('role', 'status')
+    expect(sendButton()).toBeDisabled()
+    expect(fake.callsTo('messages:send')).toEqual([])
 
+    upload.resolve({ url: PICTURE_URL })
     await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(1))
     expect(fake.callsTo('messages:send')[0]).toMatchObject({ text: 'Look', attachments: [{ type: 'image', url: PICTURE_URL }] })
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Attachments' })).not.toBeInTheDocument())
@@ -112,6 +112,79 @@ describe('attaching pictures', () => {
     await fireEvent.click(sendButton())
     await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(1))
     expect(fake.callsTo('messages:send')[0]).toMatchObject({ text: '', attachments: [{ type: 'image' }, { type: 'image' }] })
+  })
+
+  it('keeps a picture attached while the message before it was on its way, for the next message', async () => {
+    const fake = withHistory()
+    let accept: () => void = () => undefined
+    const accepted = new Promise<void>((resolve) => (accept = resolve))
+    fake.handle('messages:send', async ({ conversationId, clientId, text, attachments }) => {
+      if (fake.callsTo('messages:send').length === 1) await accepted
+      return { ok: true, value: pending({ conversationId, clientId, text, ...(attachments === undefined ? {} : { attachments }) }) }
+    })
+    await openBookClub(fake)
+    const box = screen.getByRole('textbox', { name: 'Message' })
+    await fireEvent.input(box, { target: { value: 'Here is what I drew' } })
+    await fireEvent.keyDown(box, { key: 'Enter' })
+    await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(1))
+
+    await choose(png('red.png'))
+    await fireEvent.input(box, { target: { value: 'Here is what I drewa red square' } })
+    accept()
+
+    await waitFor(() => expect(box).toHaveValue('a red square'))
+    expect(within(attachments()).getByRole('img', { name: 'red.png' })).toBeInTheDocument()
+    expect(fake.callsTo('messages:send')[0]).toMatchObject({ text: 'Here is what I drew' })
+    expect(fake.callsTo('messages:send')[0]?.attachments).toBeUndefined()
+    expect(fake.callsTo('uploads:cancel')).toEqual([])
+
+    await waitFor(() => expect(sendButton()).toBeEnabled())
+    await fireEvent.click(sendButton())
+    await waitFor(() => expect(fake.callsTo('messages:send')).toHaveLength(2))
+    expect(fake.callsTo('messages:send')[1]).toMatchObject({ text: 'a red square', attachments: [{ type: 'image', url: PICTURE_URL }] })
+  })
+
+  it('sends nothing when a picture Send waits for is cancelled, says so, and keeps the draft', async () => {
+    const fake = withHistory()
+    fake.holds('uploads:start')
+    await openBookClub(fake)
+    await choose(png('view.png'))
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Look' } })
+    await fireEvent.click(sendButton())
+    await screen.findByText('Sending once the picture has uploaded…')
+
+    await fireEvent.click(within(attachments()).getByRole('button', { name: 'Cancel upload' }))
+
+    expect(await screen.findByText('Not sent: a picture did not upload. Retry it or remove it, then send.')).toHaveAttribute('role', 'alert')
+    expect(fake.callsTo('messages:send')).toEqual([])
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('Look')
+    expect(within(attachments()).getByRole('img', { name: 'view.png' })).toBeInTheDocument()
+  })
+
+  it('keeps a retried upload that went through, whatever the cancelled attempt answers late', async () => {
+    const fake = withHistory()
+    const answers: { resolve(value: { url: string }): void; reject(): void }[] = []
+    fake.handle('uploads:start', () => new Promise((resolve) => {
+      answers.push({
+        resolve: (value) => resolve({ ok: true, value }),
+        reject: () => resolve({ ok: false, error: { code: 'CONFLICT', message: 'The upload was cancelled.' } })
+      })
+    }))
+    await openBookClub(fake)
+    await choose(png('view.png'))
+    const item = within(attachments()).getByRole('listitem')
+    await fireEvent.click(within(item).getByRole('button', { name: 'Cancel upload' }))
+    await fireEvent.click(within(item).getByRole('button', { name: 'Retry' }))
+    await waitFor(() => expect(answers).toHaveLength(2))
+    const [first, second] = fake.callsTo('uploads:start')
+    expect(first?.uploadId).not.toBe(second?.uploadId)
+
+    answers[1]?.resolve({ url: PICTURE_URL })
+    await waitFor(() => expect(within(item).queryByRole('progressbar')).not.toBeInTheDocument())
+    answers[0]?.reject()
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Look' } })
+    await waitFor(() => expect(sendButton()).toBeEnabled())
+    expect(item).not.toHaveTextContent('Upload failed')
   })
 
   it('refuses a file that is not a JPEG, PNG or GIF before any upload, saying so', async () => {

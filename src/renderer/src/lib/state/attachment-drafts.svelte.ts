@@ -1,16 +1,22 @@
 // The pictures waiting in the composer. Each starts uploading as soon as it is added, so it is
-// usually ready by the time the user presses Send; a failed or cancelled upload keeps its place
-// (and the rest of the draft) until the user retries or removes it. They are kept per
-// conversation, as the text is, so switching away or editing another message loses none.
+// usually ready by the time the user presses Send, and a Send pressed sooner waits for it
+// (`whenUploaded`); a failed or cancelled upload keeps its place (and the rest of the draft) until
+// the user retries or removes it. They are kept per conversation, as the text is, so switching away
+// or editing another message loses none. Sending takes away only the pictures it sent (`take`):
+// one added while the message was on its way stays for the next.
 import { SvelteMap } from 'svelte/reactivity'
-import type { ConversationId, ImageAttachment } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/domain'
 import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
 import { MAX_ATTACHMENTS } from '../../../../shared/limits'
 import { call, listen, messageOf } from '../ipc'
 
 export interface DraftImage {
-  /** Also the upload's id in main. */
   id: string
+  /**
+   * The id in main of the latest attempt to upload it. Each attempt has its own, so the late
+   * answer of one that was cancelled can never pass for the answer of a retry.
+   */
+  uploadId: string
   file: File
   /** An object URL of the file, for the preview. */
   previewUrl: string
@@ -30,14 +36,41 @@ export class AttachmentDrafts {
   /** Every picture is uploaded: the message can go. */
   ready = $derived(this.images.every((image) => image.state === 'uploaded'))
 
-  /** What the message will carry. */
-  attachments: ImageAttachment[] = $derived(
-    this.images.flatMap((image) => (image.url === null ? [] : [{ type: 'image' as const, url: image.url }]))
-  )
+  /** A picture did not upload: the message cannot go until it is retried or removed. */
+  failed = $derived(this.images.some((image) => image.state === 'failed'))
+
+  /** Checks made by `whenUploaded`, each run again whenever a picture stops uploading or goes; not state, as nothing draws them. */
+  #waiting: (() => boolean)[] = []
 
   noteProgress(uploadId: string, sentBytes: number): void {
-    const image = this.#find(uploadId)
+    const image = this.images.find((candidate) => candidate.uploadId === uploadId)
     if (image?.state === 'uploading') image.sentBytes = sentBytes
+  }
+
+  /**
+   * Resolves once none of these pictures is uploading any more: with those still here (every one
+   * of them uploaded), or with null when any failed or was cancelled. One the user removed meanwhile
+   * is simply not among them.
+   */
+  whenUploaded(ids: readonly string[]): Promise<DraftImage[] | null> {
+    return new Promise((resolve) => {
+      const settled = (): boolean => {
+        const still = this.images.filter((image) => ids.includes(image.id))
+        if (still.some((image) => image.state === 'uploading')) return false
+        this.#waiting = this.#waiting.filter((other) => other !== settled)
+        resolve(still.some((image) => image.state === 'failed') ? null : still)
+        return true
+      }
+      if (!settled()) this.#waiting.push(settled)
+    })
+  }
+
+  /** The message carrying these pictures went: they leave the composer, and any other stays. */
+  take(ids: readonly string[]): void {
+    for (const image of this.images) if (ids.includes(image.id)) URL.revokeObjectURL(image.previewUrl)
+    this.images = this.images.filter((image) => !ids.includes(image.id))
+    this.notice = null
+    this.#settle()
   }
 
   /** Takes the files that can be sent as pictures, up to the limit, and says why any others were not taken. */
@@ -51,7 +84,7 @@ export class AttachmentDrafts {
         refused.push(`A message can carry at most ${MAX_ATTACHMENTS} pictures, so “${file.name}” was not added.`)
       } else {
         const id = crypto.randomUUID()
-        this.images.push({ id, file, previewUrl: URL.createObjectURL(file), state: 'uploading', sentBytes: 0, url: null, error: null })
+        this.images.push({ id, uploadId: id, file, previewUrl: URL.createObjectURL(file), state: 'uploading', sentBytes: 0, url: null, error: null })
         void this.#upload(id)
       }
     }
@@ -68,52 +101,68 @@ export class AttachmentDrafts {
     if (image?.state !== 'uploading') return
     image.state = 'failed'
     image.error = 'Upload cancelled.'
-    void call('uploads:cancel', { uploadId: id }).catch(() => undefined)
+    void call('uploads:cancel', { uploadId: image.uploadId }).catch(() => undefined)
+    this.#settle()
   }
 
   remove(id: string): void {
     const image = this.#find(id)
     if (!image) return
-    if (image.state === 'uploading') void call('uploads:cancel', { uploadId: id }).catch(() => undefined)
+    if (image.state === 'uploading') void call('uploads:cancel', { uploadId: image.uploadId }).catch(() => undefined)
     URL.revokeObjectURL(image.previewUrl)
     this.images = this.images.filter((other) => other.id !== id)
     this.notice = null
+    this.#settle()
   }
 
-  /** The message went (or the composer is going away): let go of every picture. */
+  /** Another user signed in: let go of every picture. */
   clear(): void {
     for (const image of this.images) {
-      if (image.state === 'uploading') void call('uploads:cancel', { uploadId: image.id }).catch(() => undefined)
+      if (image.state === 'uploading') void call('uploads:cancel', { uploadId: image.uploadId }).catch(() => undefined)
       URL.revokeObjectURL(image.previewUrl)
     }
     this.images = []
     this.notice = null
+    this.#settle()
   }
 
   async #upload(id: string): Promise<void> {
     const image = this.#find(id)
     if (!image) return
+    const uploadId = crypto.randomUUID()
+    image.uploadId = uploadId
     image.state = 'uploading'
     image.sentBytes = 0
     image.error = null
+    /** Still this attempt's picture: not removed, cancelled or tried again meanwhile. */
+    const current = (): DraftImage | undefined => {
+      const now = this.#find(id)
+      return now?.uploadId === uploadId && now.state === 'uploading' ? now : undefined
+    }
     try {
       const contentType = image.file.type
       // Checked when the file was added; this only tells the compiler so.
       if (!isImageContentType(contentType)) throw new Error(`${contentType} is not a picture type`)
       const bytes = new Uint8Array(await image.file.arrayBuffer())
-      const { url } = await call('uploads:start', { uploadId: id, contentType, bytes })
-      const current = this.#find(id)
-      if (current?.state !== 'uploading') return
-      current.state = 'uploaded'
-      current.url = url
-      current.sentBytes = image.file.size
+      const { url } = await call('uploads:start', { uploadId, contentType, bytes })
+      const uploaded = current()
+      if (uploaded === undefined) return
+      uploaded.state = 'uploaded'
+      uploaded.url = url
+      uploaded.sentBytes = image.file.size
     } catch (error) {
-      const current = this.#find(id)
-      // Cancelled or removed meanwhile: that already said what happened.
-      if (current?.state !== 'uploading') return
-      current.state = 'failed'
-      current.error = `Upload failed. ${messageOf(error)}`
+      const failed = current()
+      // Cancelled, removed or tried again meanwhile: that already said what happened.
+      if (failed === undefined) return
+      failed.state = 'failed'
+      failed.error = `Upload failed. ${messageOf(error)}`
+    } finally {
+      this.#settle()
     }
+  }
+
+  #settle(): void {
+    for (const settled of this.#waiting) settled()
   }
 
   #find(id: string): DraftImage | undefined {
