@@ -167,8 +167,7 @@ describe('groups, members, direct messages and people, two people', () => {
     await conversation(ada, 'Weekend Hikers').waitFor()
 
     await ada.getByRole('button', { name: 'Contacts', exact: true }).click()
-    await ada.getByRole('region', { name: 'Contacts' }).waitFor()
-    await ada.getByRole('button', { name: 'Contacts', exact: true }).click()
+    await closeDialog(dialog(ada, 'Contacts'))
 
     await ada.getByRole('button', { name: 'Join with a link' }).click()
     await closeDialog(dialog(ada, 'Join with a link'))

@@ -1,6 +1,6 @@
 // The app's layout as a person meets it in Chromium (issue 17): the frame never scrolls, only its
-// panes.
-import type { Page } from 'playwright-core'
+// panes; Contacts is a dialog of its own.
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversation, EndToEnd, FIRST_GROUP } from './support'
 
@@ -61,6 +61,10 @@ function ada(): Promise<Page> {
   return signedIn
 }
 
+function dialog(page: Page, name: string): Locator {
+  return page.getByRole('dialog', { name, exact: true })
+}
+
 /** How the frame measured at each window size, against the window itself: they must be equal. */
 async function framesAt(page: Page): Promise<{ measured: FrameSize[]; expected: FrameSize[] }> {
   const measured: FrameSize[] = []
@@ -108,5 +112,31 @@ describe('item 1: the frame never scrolls, only its panes', () => {
     expect((await header.boundingBox())?.y).toBe(0)
     // The history did scroll up under the wheel: its own pane moves, the frame does not.
     await expect.poll(() => history.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(0)
+  })
+})
+
+describe('item 13: Contacts opens as a dialog of its own', () => {
+  it('opens from the sidebar without moving the conversation list, takes focus, closes with Escape and gives focus back', async () => {
+    const page = await ada()
+    const list = page.getByRole('list', { name: 'Conversations' })
+    const before = await list.boundingBox()
+    const button = page.getByRole('button', { name: 'Contacts', exact: true })
+    await button.focus()
+    await page.keyboard.press('Enter')
+    const contacts = dialog(page, 'Contacts')
+    await expect.poll(() => contacts.isVisible()).toBe(true)
+    expect(await list.boundingBox()).toEqual(before)
+    expect(await contacts.evaluate((element) => element.matches(':focus-within'))).toBe(true)
+    await contacts.getByRole('searchbox', { name: 'Search contacts' }).waitFor()
+
+    await page.keyboard.press('Escape')
+    await expect.poll(() => contacts.isVisible()).toBe(false)
+    expect(await button.evaluate((element) => element.matches(':focus'))).toBe(true)
+
+    // And by the mouse, closed by its Close button.
+    await button.click()
+    await contacts.getByRole('button', { name: 'Close' }).click()
+    await expect.poll(() => contacts.isVisible()).toBe(false)
+    expect(world.pageErrors).toEqual([])
   })
 })
