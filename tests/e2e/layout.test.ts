@@ -1,8 +1,10 @@
 // The app's layout as a person meets it in Chromium (issue 17): the frame never scrolls, only its
-// panes; Contacts is a dialog of its own.
-import type { Locator, Page } from 'playwright-core'
+// panes; every control keeps its contrast in every state and both themes; Contacts is a dialog of
+// its own.
+import type { CDPSession, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { conversation, EndToEnd, FIRST_GROUP } from './support'
+import { contrastSession, contrastShortfalls, type Scene, type Theme } from './contrast'
+import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
 
 let world: EndToEnd
 
@@ -113,6 +115,153 @@ describe('item 1: the frame never scrolls, only its panes', () => {
     // The history did scroll up under the wheel: its own pane moves, the frame does not.
     await expect.poll(() => history.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight)).toBeGreaterThan(0)
   })
+})
+
+describe('item 6: every state of every control keeps AA contrast, in both themes', () => {
+  const THEMES: Theme[] = ['light', 'dark']
+  const sessions = new Map<Page, CDPSession>()
+
+  async function shortfalls(page: Page, scene: Scene): Promise<string[]> {
+    const cdp = sessions.get(page) ?? (await contrastSession(page))
+    sessions.set(page, cdp)
+    const found: string[] = []
+    for (const theme of THEMES) found.push(...(await contrastShortfalls(page, cdp, theme, scene)))
+    return found
+  }
+
+  it('on the sign-in screen', async () => {
+    const page = (await world.openApp('ada-contrast-sign-in')).page
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    const found = await shortfalls(page, { name: 'sign-in' })
+    await page.getByRole('textbox', { name: 'Username' }).fill('ada@demo.test')
+    found.push(...(await shortfalls(page, { name: 'sign-in, typed' })))
+    await page.close()
+    expect(found).toEqual([])
+  }, 180_000)
+
+  it('on the verification screen, before and after Send code', async () => {
+    const page = (await world.openApp('ada-contrast-verify')).page
+    await page.getByRole('textbox', { name: 'Username' }).fill(world.account('Ada').email)
+    await page.getByRole('textbox', { name: 'Password' }).fill(world.account('Ada').password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Send code' }).waitFor()
+    const found = await shortfalls(page, { name: 'verification' })
+    await page.getByRole('button', { name: 'Send code' }).click()
+    await page.getByRole('textbox', { name: 'Verification code' }).fill('12')
+    found.push(...(await shortfalls(page, { name: 'verification, code sent' })))
+    await page.close()
+    expect(found).toEqual([])
+  }, 180_000)
+
+  it('in the main window with Weekend Hikers open: header, list, conversation header, history and composer', async () => {
+    const page = await ada()
+    // With a side panel open, so its toggle shows as pressed and the panel's own controls are in.
+    await page.getByRole('button', { name: 'Pinned messages', exact: true }).click()
+    await page.getByRole('region', { name: 'Pinned messages' }).waitFor()
+    const found = await shortfalls(page, { name: 'main window', scroll: false })
+    await page.getByRole('button', { name: 'Pinned messages', exact: true }).click()
+    expect(found).toEqual([])
+  }, 300_000)
+
+  it('in the Status menu', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'Status', exact: true }).click()
+    const found = await shortfalls(page, { name: 'Status menu', root: '[role="menu"]' })
+    await page.keyboard.press('Escape')
+    expect(found).toEqual([])
+  }, 180_000)
+
+  it('in New group (Create), and in the new group’s settings (Save, Delete group) and a message’s Delete', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'New group', exact: true }).click()
+    const newGroup = dialog(page, 'New group')
+    await newGroup.getByRole('textbox', { name: 'Group name' }).fill('Contrast Check')
+    const found = await shortfalls(page, { name: 'New group', root: 'dialog[open]' })
+    await newGroup.getByRole('button', { name: 'Create' }).click()
+    await page.getByRole('heading', { name: 'Contrast Check', level: 2 }).waitFor()
+
+    await page.getByRole('button', { name: 'Group settings' }).click()
+    const settings = dialog(page, 'Group settings')
+    await settings.getByRole('button', { name: 'Delete group' }).waitFor()
+    found.push(...(await shortfalls(page, { name: 'Group settings', root: 'dialog[open]' })))
+    await settings.getByRole('textbox', { name: /Type “Contrast Check”/ }).fill('Contrast Check')
+    found.push(...(await shortfalls(page, { name: 'Group settings, delete ready', root: 'dialog[open] form.danger-zone' })))
+    await settings.getByRole('button', { name: 'Close' }).click()
+
+    await send(page, 'A message to delete')
+    const row = page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'A message to delete' })
+    await row.hover()
+    await row.getByRole('button', { name: 'Delete', exact: true }).click()
+    await row.getByRole('button', { name: 'Cancel' }).waitFor()
+    found.push(...(await shortfalls(page, { name: 'Delete message?', root: '[aria-label="Messages"]', scroll: false })))
+    await row.getByRole('button', { name: 'Cancel' }).click()
+    expect(found).toEqual([])
+  }, 300_000)
+
+  it('in Join with a link (Join), New poll (Create) and a poll’s Vote', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'Join with a link', exact: true }).click()
+    const found = await shortfalls(page, { name: 'Join with a link', root: 'dialog[open]' })
+    await dialog(page, 'Join with a link').getByRole('button', { name: 'Close' }).click()
+
+    await conversation(page, FIRST_GROUP).click()
+    await page.getByRole('button', { name: 'Create poll' }).click()
+    const newPoll = dialog(page, 'New poll')
+    await newPoll.getByRole('textbox', { name: 'Question' }).fill('Which trail?')
+    await newPoll.getByRole('textbox', { name: 'Option 1' }).fill('Ridge')
+    await newPoll.getByRole('textbox', { name: 'Option 2' }).fill('Lakeside')
+    found.push(...(await shortfalls(page, { name: 'New poll', root: 'dialog[open]' })))
+    await newPoll.getByRole('button', { name: 'Create' }).click()
+    const poll = page.getByRole('list', { name: 'Messages' }).getByRole('region', { name: 'Which trail?' })
+    await poll.getByRole('radio', { name: 'Ridge' }).check()
+    found.push(...(await shortfalls(page, { name: 'poll', root: '[aria-label="Messages"]', scroll: false })))
+    expect(found).toEqual([])
+  }, 300_000)
+
+  it('in Contacts, New message’s suggestions, Members and a member’s profile', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'Contacts', exact: true }).click()
+    await page.getByRole('dialog', { name: 'Contacts' }).getByRole('textbox', { name: 'Your contact link' }).waitFor()
+    const found = await shortfalls(page, { name: 'Contacts', root: 'dialog[open]' })
+    await page.keyboard.press('Escape')
+
+    await page.getByRole('button', { name: 'New message', exact: true }).click()
+    const newMessage = dialog(page, 'New message')
+    await newMessage.getByRole('combobox', { name: 'To' }).fill('a')
+    await newMessage.getByRole('option').first().waitFor()
+    // The suggestions first: focus on any other control closes them.
+    found.push(...(await shortfalls(page, { name: 'New message’s suggestions', root: 'dialog[open] [role="listbox"]' })))
+    await newMessage.getByRole('combobox', { name: 'To' }).press('Escape')
+    found.push(...(await shortfalls(page, { name: 'New message', root: 'dialog[open]' })))
+    await page.keyboard.press('Escape')
+
+    await conversation(page, FIRST_GROUP).click()
+    await page.getByRole('button', { name: 'Members', exact: true }).click()
+    const members = dialog(page, 'Members')
+    await members.getByRole('list', { name: 'Members' }).getByRole('listitem').first().waitFor()
+    found.push(...(await shortfalls(page, { name: 'Members', root: 'dialog[open]' })))
+    await members.getByRole('list', { name: 'Members' }).getByRole('button', { name: /Grace Hopper/ }).first().click()
+    await dialog(page, 'Grace Hopper').getByRole('button', { name: 'Send message' }).waitFor()
+    found.push(...(await shortfalls(page, { name: 'profile', root: 'dialog[open][aria-busy]' })))
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Escape')
+    expect(found).toEqual([])
+  }, 300_000)
+
+  it('in Settings, each of its tabs', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = dialog(page, 'Settings')
+    const found: string[] = []
+    for (const tab of ['Notifications', 'Account', 'Security', 'Service']) {
+      await settings.getByRole('tab', { name: tab }).click()
+      // Loaded: the tab's first button or choice is drawn.
+      await settings.getByRole('tabpanel').locator('button, select').first().waitFor()
+      found.push(...(await shortfalls(page, { name: `Settings ▸ ${tab}`, root: 'dialog[open]' })))
+    }
+    await settings.getByRole('button', { name: 'Close' }).click()
+    expect(found).toEqual([])
+  }, 180_000)
 })
 
 describe('item 13: Contacts opens as a dialog of its own', () => {
