@@ -1,6 +1,6 @@
 // The app's layout as a person meets it in Chromium (issue 17): the frame never scrolls, only its
-// panes; every control keeps its contrast in every state and both themes; Contacts is a dialog of
-// its own.
+// panes; every control keeps its contrast in every state and both themes; the app header stays one
+// row; Contacts is a dialog of its own.
 import type { CDPSession, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contrastSession, contrastShortfalls, type Scene, type Theme } from './contrast'
@@ -49,12 +49,18 @@ const WINDOWS = [
   { width: 320, height: 240 }
 ]
 
+/**
+ * The browser has not yet asked about notifications, as for anyone new to the app, so the header
+ * offers Turn on desktop notifications too: its longest button.
+ */
+const NOT_ASKED_YET = `Object.defineProperty(Notification, 'permission', { get: () => 'default' })`
+
 /** Ada, signed in once for the items below, with Weekend Hikers open. */
 let signedIn: Promise<Page> | null = null
 
 function ada(): Promise<Page> {
   signedIn ??= (async () => {
-    const page = (await world.openApp('ada')).page
+    const page = (await world.openApp('ada', { initScript: NOT_ASKED_YET })).page
     await world.signIn(page, world.account('Ada'))
     await conversation(page, FIRST_GROUP).click()
     await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').first().waitFor()
@@ -262,6 +268,68 @@ describe('item 6: every state of every control keeps AA contrast, in both themes
     await settings.getByRole('button', { name: 'Close' }).click()
     expect(found).toEqual([])
   }, 180_000)
+})
+
+/**
+ * Where a bar (a header) does not keep to one row inside the window: its parts, and its buttons
+ * within them, as far as they are drawn (a strip that scrolls sideways shows only part of its own).
+ */
+async function rowProblems(bar: Locator, width: number): Promise<string[]> {
+  const parts = await bar.evaluate((element) => {
+    const view = element.ownerDocument.defaultView
+    return [...element.querySelectorAll('*')]
+      .filter((part) => part.parentElement === element || part.matches('button'))
+      .filter((part) => part.checkVisibility() && part.getBoundingClientRect().width > 1 && part.getBoundingClientRect().height > 1)
+      .map((part) => {
+        const { top, bottom } = part.getBoundingClientRect()
+        let { left, right } = part.getBoundingClientRect()
+        for (let at = part.parentElement; at !== null && at !== element; at = at.parentElement) {
+          if (view?.getComputedStyle(at).overflowX === 'visible') continue
+          const clip = at.getBoundingClientRect()
+          left = Math.max(left, clip.left)
+          right = Math.min(right, clip.right)
+        }
+        return { what: `${part.tagName} ${(part.textContent ?? '').trim().slice(0, 30)}`, top, bottom, left, right }
+      })
+  })
+  const problems: string[] = []
+  // One row: a line across the bar passes through every part.
+  if (Math.max(...parts.map((part) => part.top)) >= Math.min(...parts.map((part) => part.bottom))) {
+    problems.push(`${width} px: more than one row: ${parts.map((part) => `${part.what} at ${Math.round(part.top)}–${Math.round(part.bottom)}`).join(', ')}`)
+  }
+  for (const part of parts) if (part.left < -1 || part.right > width + 1) problems.push(`${width} px: ${part.what} reaches past the window`)
+  return problems
+}
+
+describe('item 12: the app header stays one row at every width', () => {
+  const WIDTHS = [1400, 1280, 1024, 800, 640, 480, 427, 320]
+
+  it('with Do not disturb and notifications muted until tomorrow, every part on one line and every action in the window', async () => {
+    const page = await ada()
+    await page.getByRole('button', { name: 'Status', exact: true }).click()
+    await page.getByRole('menuitemradio', { name: 'Do not disturb' }).click()
+    await page.getByRole('button', { name: 'Status', exact: true }).click()
+    await page.getByRole('menuitem', { name: 'Mute notifications until tomorrow' }).click()
+    const header = page.getByRole('banner')
+    await header.getByText(/Notifications muted until/).waitFor()
+
+    const problems: string[] = []
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 })
+      problems.push(...(await rowProblems(header, width)))
+      for (const name of ['Status', 'Turn on desktop notifications', 'Settings', 'Sign out']) {
+        if (!(await header.getByRole('button', { name, exact: true }).isVisible())) problems.push(`${width} px: no ${name} in sight`)
+      }
+      // Shortened, the words are still there for a screen reader.
+      if ((await header.getByRole('status').textContent())?.trim() !== 'Connected') problems.push(`${width} px: the connection is not read as Connected`)
+    }
+    await page.setViewportSize({ width: 1280, height: 757 })
+    await page.getByRole('button', { name: 'Status', exact: true }).click()
+    await page.getByRole('menuitem', { name: 'Turn notifications back on' }).click()
+    await page.getByRole('button', { name: 'Status', exact: true }).click()
+    await page.getByRole('menuitemradio', { name: 'Active' }).click()
+    expect(problems).toEqual([])
+  })
 })
 
 describe('item 13: Contacts opens as a dialog of its own', () => {
