@@ -1,6 +1,6 @@
 // The app's layout as a person meets it in Chromium (issue 17): the frame never scrolls, only its
-// panes; every control keeps its contrast in every state and both themes; the app header stays one
-// row; Contacts is a dialog of its own.
+// panes; every control keeps its contrast in every state and both themes; long words and side
+// panels keep to their room; the app header stays one row; Contacts is a dialog of its own.
 import type { CDPSession, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contrastSession, contrastShortfalls, type Scene, type Theme } from './contrast'
@@ -268,6 +268,108 @@ describe('item 6: every state of every control keeps AA contrast, in both themes
     await settings.getByRole('button', { name: 'Close' }).click()
     expect(found).toEqual([])
   }, 180_000)
+})
+
+/**
+ * Where content spills out sideways inside `root` (a CSS selector): a box narrower than what it
+ * holds and showing the rest, or anything reaching past the root's right edge. Boxes that clip on
+ * purpose (an ellipsis) are fine.
+ */
+const SPILLS_IN_PAGE = `(root) => {
+  const problems = []
+  const scope = document.querySelector(root)
+  if (scope === null) return ['nothing matches ' + root]
+  const edge = scope.getBoundingClientRect().right
+  const name = (element) => element.tagName.toLowerCase() + '.' + String(element.className).trim().split(/\\s+/).join('.') + ' "' + (element.textContent || '').trim().slice(0, 30) + '"'
+  for (const element of [scope, ...scope.querySelectorAll('*')]) {
+    const style = getComputedStyle(element)
+    if (style.display === 'none' || style.display === 'contents' || element.closest('.visually-hidden') !== null) continue
+    if (style.display !== 'inline' && style.overflowX === 'visible' && element.scrollWidth > element.clientWidth + 1) problems.push(name(element) + ' spills: ' + element.scrollWidth + ' > ' + element.clientWidth)
+    const box = element.getBoundingClientRect()
+    if (box.width > 0 && box.right > edge + 1) problems.push(name(element) + ' reaches past ' + root + ': ' + Math.round(box.right) + ' > ' + Math.round(edge))
+  }
+  return problems
+}`
+
+async function spills(page: Page, root: string): Promise<string[]> {
+  return page.evaluate<string[]>(`(${SPILLS_IN_PAGE})(${JSON.stringify(root)})`)
+}
+
+interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** The part of an element a person sees: its box cut by every scrolling or clipping box around it. */
+async function visibleBox(locator: Locator): Promise<Box> {
+  return locator.evaluate((element) => {
+    const view = element.ownerDocument.defaultView
+    let { left, top, right, bottom } = element.getBoundingClientRect()
+    for (let at = element.parentElement; at !== null; at = at.parentElement) {
+      if (view?.getComputedStyle(at).overflow === 'visible') continue
+      const clip = at.getBoundingClientRect()
+      left = Math.max(left, clip.left)
+      top = Math.max(top, clip.top)
+      right = Math.min(right, clip.right)
+      bottom = Math.min(bottom, clip.bottom)
+    }
+    return { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) }
+  })
+}
+
+describe('item 9: long words and side panels keep to their room', () => {
+  const QUESTION = 'Q'.repeat(160)
+
+  it('wraps a 160-character question without a space, in the history and in Polls', async () => {
+    const page = await ada()
+    await conversation(page, FIRST_GROUP).click()
+    await page.getByRole('button', { name: 'Create poll' }).click()
+    const newPoll = dialog(page, 'New poll')
+    await newPoll.getByRole('textbox', { name: 'Question' }).fill(QUESTION)
+    await newPoll.getByRole('textbox', { name: 'Option 1' }).fill('Yes')
+    await newPoll.getByRole('textbox', { name: 'Option 2' }).fill('No')
+    await newPoll.getByRole('button', { name: 'Create' }).click()
+    await page.getByRole('list', { name: 'Messages' }).getByRole('region', { name: QUESTION }).waitFor()
+
+    await page.getByRole('button', { name: 'Polls', exact: true }).click()
+    await page.getByRole('region', { name: 'Polls' }).getByText(QUESTION).waitFor()
+    expect(await spills(page, 'main')).toEqual([])
+    expect(await spills(page, 'nav')).toEqual([])
+  })
+
+  it('gives the history most of the pane with Polls and Most liked both asked for, at any window size', async () => {
+    const page = await ada()
+    const history = page.getByRole('region', { name: 'Message history' })
+    const problems: string[] = []
+    for (const size of [{ width: 1280, height: 757 }, { width: 800, height: 600 }, { width: 640, height: 480 }]) {
+      await page.setViewportSize(size)
+      for (const name of ['Polls', 'Pinned messages', 'Most liked']) {
+        const toggle = page.getByRole('button', { name, exact: true })
+        if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click()
+      }
+      const alone = (await visibleBox(history)).height
+      await page.getByRole('button', { name: 'Polls', exact: true }).click()
+      await page.getByRole('button', { name: 'Most liked', exact: true }).click()
+      await page.getByRole('region', { name: 'Most liked' }).waitFor()
+      const shared = (await visibleBox(history)).height
+      if (shared < alone / 2) problems.push(`${size.width} × ${size.height}: the history is ${shared} px tall, ${alone} px with no panel`)
+      // Whatever is open has room to be read (a quarter of the history's at least), beside or above the history, not over it.
+      const historyBox = await visibleBox(history)
+      for (const name of ['Polls', 'Most liked']) {
+        const panel = page.getByRole('region', { name, exact: true })
+        if ((await panel.count()) === 0) continue
+        const box = await visibleBox(panel)
+        if (box.height < alone / 4 || box.width < 200) problems.push(`${size.width} × ${size.height}: ${name} is ${box.width} × ${box.height} px`)
+        const overlaps = box.x < historyBox.x + historyBox.width && historyBox.x < box.x + box.width && box.y < historyBox.y + historyBox.height && historyBox.y < box.y + box.height
+        if (overlaps) problems.push(`${size.width} × ${size.height}: ${name} lies over the history`)
+      }
+      problems.push(...(await spills(page, 'main')).map((spill) => `${size.width} × ${size.height}: ${spill}`))
+    }
+    await page.setViewportSize({ width: 1280, height: 757 })
+    expect(problems).toEqual([])
+  })
 })
 
 /**
