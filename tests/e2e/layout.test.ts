@@ -403,7 +403,7 @@ async function rowProblems(bar: Locator, width: number): Promise<string[]> {
   return problems
 }
 
-describe('item 12: the app header stays one row at every width', () => {
+describe('item 12: the app header stays one row at every width, and so does the conversation header', () => {
   const WIDTHS = [1400, 1280, 1024, 800, 640, 480, 427, 320]
 
   it('with Do not disturb and notifications muted until tomorrow, every part on one line and every action in the window', async () => {
@@ -430,6 +430,25 @@ describe('item 12: the app header stays one row at every width', () => {
     await page.getByRole('menuitem', { name: 'Turn notifications back on' }).click()
     await page.getByRole('button', { name: 'Status', exact: true }).click()
     await page.getByRole('menuitemradio', { name: 'Active' }).click()
+    expect(problems).toEqual([])
+  })
+
+  it('keeps a group’s header one row too, every action within reach', async () => {
+    const page = await ada()
+    await conversation(page, FIRST_GROUP).click()
+    const header = page.getByRole('region', { name: FIRST_GROUP }).locator('header').first()
+    const problems: string[] = []
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 })
+      problems.push(...(await rowProblems(header, width)))
+      for (const name of ['Pinned messages', 'Most liked', 'Create poll', 'Polls', 'Group settings', 'Members', 'Conversation options']) {
+        const button = header.getByRole('button', { name, exact: true })
+        await button.scrollIntoViewIfNeeded()
+        const box = await visibleBox(button)
+        if (box.width < 16 || box.x + box.width > width + 1) problems.push(`${width} px: ${name} cannot be reached`)
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 757 })
     expect(problems).toEqual([])
   })
 })
