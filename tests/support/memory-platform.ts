@@ -15,20 +15,11 @@ import type {
 import type { DesktopState } from '../../src/shared/domain'
 import type { Log } from '../../src/main/log/log'
 import { issuerOf, type IssuedToken, type TokenIssuer } from '../../src/shared/token-issuer'
+import { localServiceConfig } from '../../src/main/api/service-config'
 
-/** A deployment's addresses as a token is kept with them: the local service's shape, at `origin`. */
+/** A deployment's addresses as a token is kept with them: the local service's, at `origin`. */
 export function issuerAt(origin: string): TokenIssuer {
-  const { host, protocol } = new URL(origin)
-  const ws = protocol === 'https:' ? 'wss:' : 'ws:'
-  return {
-    baseUrl: `${origin}/v3`,
-    v2Url: `${origin}/v2`,
-    v4Url: `${origin}/v4`,
-    imageServiceUrl: `${origin}/image`,
-    pushUrl: `${origin}/faye`,
-    pushWsUrl: `${ws}//${host}/faye`,
-    appId: 'parley-desktop'
-  }
+  return issuerOf(localServiceConfig(origin))
 }
 
 /** Where tests' tokens come from when the service is a fake: no request goes there. */
