@@ -28,7 +28,7 @@ import { conversationIdOf, toMessage } from '../api/to-domain'
 import type { Log } from '../log/log'
 import { conversationOfChannel } from './channels'
 import { decodePushData, type WireMembershipGroup, type WireReaction } from './push-events'
-import { TypedEmitter } from './typed-emitter'
+import { TypedEmitter } from '../../shared/typed-emitter'
 
 export interface MessageEvent {
   channel: string
