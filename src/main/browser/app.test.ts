@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { InvokeHandlers } from '../../shared/ipc'
 import type { AppCore, AppCoreDependencies } from '../core/app-core'
+import { MessageFlow } from '../core/message-flow'
 import { DEFAULT_SERVICE_CONFIG, localServiceConfig } from '../api/service-config'
 import { startBrowserApp, type BrowserApp } from './app'
 import { issuedToken } from '../../../tests/support/memory-platform'
@@ -29,6 +30,7 @@ function fakeCore() {
   const built: AppCoreDependencies[] = []
   const core: AppCore = {
     handlers: new Proxy({} as InvokeHandlers, { get: () => async () => null }),
+    messages: new MessageFlow(() => undefined),
     start: vi.fn(async () => undefined),
     stop: vi.fn(async () => undefined),
     locked: vi.fn(),

@@ -1,6 +1,6 @@
-// What core's feature modules (groups, people) get from the app around them: the service, the
-// conversation list, and the signed-in user. app-core builds one; each feature adds its handlers.
-import type { Conversation, Me } from '../../shared/domain'
+// What core's feature modules get from the app around them: the service, the conversation list,
+// and the signed-in user. app-core builds one; each feature adds its handlers.
+import type { Conversation, ConversationId, Me } from '../../shared/domain'
 import type { Log } from '../log/log'
 import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'
@@ -20,6 +20,8 @@ export interface FeatureContext {
   log: Log
   /** The signed-in user; throws UNAUTHENTICATED when nobody is. */
   me(): Me
+  /** One of the user's conversations; throws NOT_FOUND when it is not in their list (UNAUTHENTICATED when nobody is signed in). */
+  conversation(conversationId: ConversationId): Conversation
   /** Fetches the list again (after a change the service announces to nobody, say). */
   refreshConversations(): Promise<Conversation[]>
   /** Unix milliseconds. */

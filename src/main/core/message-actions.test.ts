@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../shared/ipc'
 import { AppError } from './app-error'
 import { userMessageFor } from './failures'
 import { MessageActions } from './message-actions'
+import type { MessageChange } from './message-flow'
 import type { MessageActionService } from './ports'
 
 function message(id: string, text = 'hello'): Message {
@@ -73,9 +74,9 @@ class ScriptedActions implements MessageActionService {
   }
 }
 
-function setUp(): { service: ScriptedActions; actions: MessageActions; changed: Message[] } {
+function setUp(): { service: ScriptedActions; actions: MessageActions; changed: MessageChange[] } {
   const service = new ScriptedActions()
-  const changed: Message[] = []
+  const changed: MessageChange[] = []
   const known = new Map([
     ['g1', conversation('g1', 'group')],
     ['1+2', conversation('1+2', 'dm')]
@@ -87,17 +88,31 @@ function setUp(): { service: ScriptedActions; actions: MessageActions; changed: 
       if (found === undefined) throw new AppError('NOT_FOUND', 'That conversation is not in your list any more.')
       return found
     },
-    changed: (edited) => changed.push(edited)
+    changed: (change) => changed.push(change)
   })
   return { service, actions, changed }
 }
 
 describe('message actions', () => {
-  it('tells the renderer of an accepted edit at once, as it does of pushed ones', async () => {
+  it('passes on an accepted edit at once, as pushed ones are', async () => {
     const { actions, changed } = setUp()
     const edited = await actions.edit('g1', '5', 'better')
     expect(edited).toMatchObject({ id: '5', text: 'better', editedAt: 1_700_000_060 })
-    expect(changed).toEqual([edited])
+    expect(changed).toEqual([{ kind: 'replaced', message: edited }])
+  })
+
+  it('passes on each reaction, deletion and pin the service accepted, with what its answer says', async () => {
+    const { actions, changed } = setUp()
+    const reactions = await actions.react('g1', '5', '👍')
+    await actions.unreact('g1', '5')
+    await actions.delete('g1', '5')
+    await actions.setPinned('g1', '5', true)
+    expect(changed).toEqual([
+      { kind: 'reacted', conversationId: 'g1', messageId: '5', reactions },
+      { kind: 'reacted', conversationId: 'g1', messageId: '5', reactions: expect.any(Array) },
+      { kind: 'deleted', conversationId: 'g1', messageId: '5' },
+      { kind: 'pinned', conversationId: 'g1', messageId: '5', pinned: true }
+    ])
   })
 
   it("words a refused edit and a refused delete for the user, keeping the service's own error as the cause", async () => {
@@ -112,6 +127,7 @@ describe('message actions', () => {
     await expect(actions.delete('g1', '5')).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'You cannot delete this message: this conversation does not let you.' })
     service.failNext('VALIDATION')
     await expect(actions.react('g1', '5', '👍')).rejects.toMatchObject({ code: 'VALIDATION', message: 'That reaction is not one the service accepts.' })
+    expect(changed).toEqual([])
   })
 
   it('leaves other failures as they are: an outage is not a refusal', async () => {

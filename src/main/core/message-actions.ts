@@ -5,14 +5,15 @@ import type { Conversation, ConversationId, Message, MostLiked, Reaction } from 
 import { EDIT_WINDOW_SECONDS } from '../../shared/message-permissions'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
+import type { MessageChange } from './message-flow'
 import type { MessageActionService } from './ports'
 
 export interface MessageActionsDependencies {
   service: MessageActionService
   /** The conversation the user names, or an AppError when it is not theirs. */
   conversation: (conversationId: ConversationId) => Conversation
-  /** An edit the service accepted: main tells the renderer as it does of pushed edits. */
-  changed: (message: Message) => void
+  /** What the service accepted, to go where pushed changes go (the message flow). */
+  changed: (change: MessageChange) => void
 }
 
 /** What the service's refusal of each action means for the user, where it can mean one thing only. */
@@ -31,24 +32,29 @@ export class MessageActions {
 
   async react(conversationId: ConversationId, messageId: string, emoji: string): Promise<Reaction[]> {
     this.#deps.conversation(conversationId)
-    return refused(this.#deps.service.react(conversationId, messageId, emoji), 'VALIDATION', REFUSALS.react)
+    const reactions = await refused(this.#deps.service.react(conversationId, messageId, emoji), 'VALIDATION', REFUSALS.react)
+    this.#deps.changed({ kind: 'reacted', conversationId, messageId, reactions })
+    return reactions
   }
 
   async unreact(conversationId: ConversationId, messageId: string): Promise<Reaction[]> {
     this.#deps.conversation(conversationId)
-    return this.#deps.service.unreact(conversationId, messageId)
+    const reactions = await this.#deps.service.unreact(conversationId, messageId)
+    this.#deps.changed({ kind: 'reacted', conversationId, messageId, reactions })
+    return reactions
   }
 
   async edit(conversationId: ConversationId, messageId: string, text: string): Promise<Message> {
     this.#deps.conversation(conversationId)
     const edited = await refused(this.#deps.service.editMessage(conversationId, messageId, text), 'FORBIDDEN', REFUSALS.edit)
-    this.#deps.changed(edited)
+    this.#deps.changed({ kind: 'replaced', message: edited })
     return edited
   }
 
   async delete(conversationId: ConversationId, messageId: string): Promise<void> {
     this.#deps.conversation(conversationId)
     await refused(this.#deps.service.deleteMessage(conversationId, messageId), 'FORBIDDEN', REFUSALS.delete)
+    this.#deps.changed({ kind: 'deleted', conversationId, messageId })
   }
 
   /**
@@ -62,6 +68,7 @@ export class MessageActions {
     } catch (error) {
       if (errorCodeOf(error) !== 'VALIDATION') throw error
     }
+    this.#deps.changed({ kind: 'pinned', conversationId, messageId, pinned })
   }
 
   async pinned(conversationId: ConversationId): Promise<Message[]> {

@@ -1,8 +1,9 @@
 // The message history of each conversation the user has opened: pages of it fetched on demand,
-// and every message that arrives afterwards, each delivered to the renderer exactly once whether it
-// came by push, by catch-up after a reconnect, or as the answer to our own send.
+// and, after an outage, what arrived meanwhile. Each page and each message read goes into the
+// message flow, which lets a message through once whichever way it came.
 import type { ConversationId, Message, MessagePage } from '../../shared/domain'
 import { compareIds } from '../../shared/conversation-id'
+import type { MessageFlow } from './message-flow'
 import type { TimelineService } from './ports'
 
 export const PAGE_SIZE = 50
@@ -17,15 +18,16 @@ interface Timeline {
    * from them would skip those.
    */
   syncedThrough: string | null
-  seen: Set<string>
 }
 
 export class Timelines {
   readonly #service: TimelineService
+  readonly #flow: MessageFlow
   readonly #loaded = new Map<ConversationId, Timeline>()
 
-  constructor(service: TimelineService) {
+  constructor(service: TimelineService, flow: MessageFlow) {
     this.#service = service
+    this.#flow = flow
   }
 
   isLoaded(conversationId: ConversationId): boolean {
@@ -35,51 +37,42 @@ export class Timelines {
   async load(conversationId: ConversationId): Promise<MessagePage> {
     const messages = await this.#service.latestMessages(conversationId, PAGE_SIZE)
     const timeline = this.#timeline(conversationId)
-    for (const message of messages) {
-      timeline.seen.add(message.id)
-      this.#syncTo(timeline, message.id)
-    }
-    return { messages, hasOlder: messages.length === PAGE_SIZE }
+    const newest = messages.at(-1)
+    if (newest !== undefined) this.#syncTo(timeline, newest.id)
+    const hasOlder = messages.length === PAGE_SIZE
+    this.#flow.paged({ conversationId, messages, end: 'newest', before: null, atStart: !hasOlder })
+    return { messages, hasOlder }
   }
 
   async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
     const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
     // Only `load` starts a timeline: one started here (after a sign-out cleared them, say) would
     // know no synced point, and its next catch-up would read the whole history as new.
-    const timeline = this.#loaded.get(conversationId)
-    for (const message of messages) timeline?.seen.add(message.id)
-    return { messages, hasOlder: messages.length === PAGE_SIZE }
-  }
-
-  /** Records a message that arrived; false when it was already known here. */
-  accept(message: Message): boolean {
-    const timeline = this.#loaded.get(message.conversationId)
-    if (!timeline) return true
-    if (timeline.seen.has(message.id)) return false
-    timeline.seen.add(message.id)
-    return true
+    const hasOlder = messages.length === PAGE_SIZE
+    this.#flow.paged({ conversationId, messages, end: 'older', before: beforeId, atStart: !hasOlder })
+    return { messages, hasOlder }
   }
 
   /**
-   * Fetches everything newer than what this conversation was last read through, oldest first,
-   * leaving out what is already shown. The caller passes each through `accept` as it delivers it.
+   * Reads everything newer than what this conversation was last read through, oldest first, into
+   * the flow, which passes on what it has not seen yet.
    */
-  async catchUp(conversationId: ConversationId): Promise<Message[]> {
+  async catchUp(conversationId: ConversationId): Promise<void> {
     const timeline = this.#loaded.get(conversationId)
-    if (!timeline) return []
-    const arrived: Message[] = []
+    if (!timeline) return
+    const read: Message[] = []
     let readThrough = timeline.syncedThrough
     for (;;) {
       // A conversation that was empty when opened is read from its very beginning.
       const page = await this.#service.messagesAfter(conversationId, readThrough ?? '0', CATCH_UP_PAGE)
-      for (const message of page) if (!timeline.seen.has(message.id)) arrived.push(message)
+      read.push(...page)
       readThrough = page.at(-1)?.id ?? readThrough
       if (page.length < CATCH_UP_PAGE) break
     }
-    // Moved only once every page has come: when a later page fails, the caller gets none of the
-    // earlier ones, so the next catch-up must read them again.
+    // Moved only once every page has come: when a later page fails, none of the earlier ones
+    // goes on, so the next catch-up must read them again.
     if (readThrough !== null) this.#syncTo(timeline, readThrough)
-    return arrived
+    for (const message of read) this.#flow.arrive(message, 'caughtUp')
   }
 
   loadedConversations(): ConversationId[] {
@@ -98,7 +91,7 @@ export class Timelines {
   #timeline(conversationId: ConversationId): Timeline {
     let timeline = this.#loaded.get(conversationId)
     if (!timeline) {
-      timeline = { syncedThrough: null, seen: new Set() }
+      timeline = { syncedThrough: null }
       this.#loaded.set(conversationId, timeline)
     }
     return timeline

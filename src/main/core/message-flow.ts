@@ -1,0 +1,105 @@
+// The one route every message takes into the app. Whatever source brings a message (push, the
+// answer to a send, a catch-up after an outage, a page of history) or changes one (an edit, a
+// deletion, a reaction, a pin, a poll's votes), it passes through here, and those who keep or
+// show messages (the renderer's events, the conversation list, the notifier, the outbox, and a
+// store on disk) listen here rather than to each source.
+import type { ConversationId, Message, Poll, Reaction } from '../../shared/domain'
+import { TypedEmitter } from '../../shared/typed-emitter'
+
+/** How a message new to the app reached it. */
+export type ArrivalSource = 'pushed' | 'sent' | 'caughtUp'
+
+export interface Arrival {
+  message: Message
+  source: ArrivalSource
+}
+
+/** A page of a conversation's history, read from the service on request. */
+export interface HistoryPage {
+  conversationId: ConversationId
+  /** Oldest first, and nothing of the conversation missing between the first and the last. */
+  messages: Message[]
+  /** The newest messages there were when it was read, or those just older than `before`. */
+  end: 'newest' | 'older'
+  /** An older page runs on up to this message with nothing between; null for a newest page. */
+  before: string | null
+  /** Nothing in the conversation is older than the page's first message. */
+  atStart: boolean
+}
+
+/** Something that changed about a message the app may already hold. */
+export type MessageChange =
+  /** The service's new copy of the message (edited, deleted, reacted to, pinned), pushed or answered. */
+  | { kind: 'replaced'; message: Message }
+  /** The user reacted or took a reaction back; the service answers with the reactions alone. */
+  | { kind: 'reacted'; conversationId: ConversationId; messageId: string; reactions: Reaction[] }
+  /** The user pinned or unpinned it; the service answers with nothing more. */
+  | { kind: 'pinned'; conversationId: ConversationId; messageId: string; pinned: boolean }
+  /** The user deleted it; the service answers with nothing more. */
+  | { kind: 'deleted'; conversationId: ConversationId; messageId: string }
+
+export interface MessageFlowEvents {
+  /** A message the app had not seen yet: said once, however many sources bring it. */
+  arrived: Arrival
+  changed: MessageChange
+  paged: HistoryPage
+  /** The service's latest copy of a poll: created, read, voted in or ended. */
+  pollUpdated: Poll
+}
+
+export class MessageFlow {
+  readonly #events: TypedEmitter<MessageFlowEvents>
+  /** Each conversation's messages already arrived or paged in, so that a second source says nothing. */
+  readonly #known = new Map<ConversationId, Set<string>>()
+
+  /** `listenerFailed` hears of a listener that threw; the others still hear the event. */
+  constructor(listenerFailed: (event: keyof MessageFlowEvents, error: unknown) => void) {
+    this.#events = new TypedEmitter(listenerFailed)
+  }
+
+  /** Returns a function that stops the listening. */
+  on<E extends keyof MessageFlowEvents>(event: E, listener: (payload: MessageFlowEvents[E]) => void): () => void {
+    return this.#events.on(event, listener)
+  }
+
+  /** A message by `source`; announced as `arrived` unless an earlier source brought it. */
+  arrive(message: Message, source: ArrivalSource): void {
+    const known = this.#knownIn(message.conversationId)
+    if (known.has(message.id)) return
+    known.add(message.id)
+    this.#events.emit('arrived', { message, source })
+  }
+
+  paged(page: HistoryPage): void {
+    const known = this.#knownIn(page.conversationId)
+    for (const message of page.messages) known.add(message.id)
+    this.#events.emit('paged', page)
+  }
+
+  changed(change: MessageChange): void {
+    this.#events.emit('changed', change)
+  }
+
+  pollUpdated(poll: Poll): void {
+    this.#events.emit('pollUpdated', poll)
+  }
+
+  /** A conversation the user is no longer in: what it held may come again, from a new start. */
+  forget(conversationId: ConversationId): void {
+    this.#known.delete(conversationId)
+  }
+
+  /** Signed out: the next account's messages are all new to it. */
+  clear(): void {
+    this.#known.clear()
+  }
+
+  #knownIn(conversationId: ConversationId): Set<string> {
+    let known = this.#known.get(conversationId)
+    if (known === undefined) {
+      known = new Set()
+      this.#known.set(conversationId, known)
+    }
+    return known
+  }
+}

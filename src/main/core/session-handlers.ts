@@ -1,0 +1,40 @@
+// Signing in and out, by every route, and what a page that (re)loads is told first.
+import type { PushStatus } from '../../shared/domain'
+import type { InvokeHandlers } from '../../shared/ipc'
+import type { FeatureContext } from './feature-context'
+import type { Session } from './session'
+
+type SessionChannel = Extract<keyof InvokeHandlers, `session:${string}` | 'app:ready'>
+export type SessionHandlers = Pick<InvokeHandlers, SessionChannel>
+
+export function sessionHandlers(context: FeatureContext, session: Session, pushStatus: () => PushStatus): SessionHandlers {
+  return {
+    'app:ready': async () => {
+      // A renderer that (re)loads learns the connection's state now; it only changes rarely.
+      context.events.emit('push:status', pushStatus())
+      // A reload is how a person asks for what is new. The list here was fetched at sign-in and
+      // on reconnects, and the service announces to nobody a group deleted or a change of its
+      // settings (§14.5): the page gets this list now and the service's own when it comes.
+      if (session.me !== null) void context.refreshConversations().catch(() => undefined)
+      return null
+    },
+    'session:get': async () => session.state,
+    'session:signIn': ({ username, password }) => session.signIn(username, password),
+    'session:sendCode': () => session.sendCode(),
+    'session:confirmCode': ({ code }) => session.confirmCode(code),
+    'session:cancelVerification': async () => {
+      session.cancelVerification()
+      return null
+    },
+    'session:textInstead': () => session.textInstead(),
+    'session:cancelTextRoute': async () => {
+      session.cancelTextRoute()
+      return null
+    },
+    'session:startOver': () => session.startOver(),
+    'session:signOut': async () => {
+      await session.signOut()
+      return null
+    }
+  }
+}
