@@ -16,7 +16,7 @@ import { ensureRendererBuilt, exited, root, runTypeScript } from './web.mjs'
 const PREFERRED_SERVICE_PORT = 8080
 
 // Where the data lives is decided once, in TypeScript, for this script and browser mode alike.
-const { userDataDir, browserModeDir } = await tsImport('../src/main/browser/data-dir.ts', import.meta.url)
+const { userDataDir, browserModeDir } = await tsImport('../src/main/storage/data-dir.ts', import.meta.url)
 
 function portIsFree(port) {
   return new Promise((resolvePort) => {

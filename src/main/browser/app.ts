@@ -2,7 +2,6 @@
 // served to a browser tab by the host. Each call is a whole app with its own data directory, so
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { pictureOrigins } from '../../shared/picture-origins'
 import { isWebUrl } from '../../shared/web-url'
 import { createAppCore, type AppCore, type AppCoreDependencies } from '../core/app-core'
@@ -10,13 +9,10 @@ import type { DesktopNotification } from '../core/ports'
 import type { Log } from '../log/log'
 import { EventQueue } from '../ipc/event-queue'
 import { createConsoleLog } from '../log/console-log'
-import { StoredPreferences } from '../core/stored-preferences'
 import { resolveServiceConfig, type ServiceConfig } from '../api/service-config'
 import { connectToService } from '../service/service-connection'
-import { ensurePrivateDirectory } from './data-dir'
-import { FileTokenVault } from './file-token-vault'
+import { dataDirStores } from '../storage/data-dir-stores'
 import { startBrowserHost } from './host'
-import { JsonFileStore } from './json-file-store'
 import { PageWindow } from './page-window'
 import { PageNotifier } from './page-notifier'
 
@@ -47,16 +43,6 @@ export interface BrowserApp {
   notifications: readonly DesktopNotification[]
   /** Stops the core, then the host. */
   close(): Promise<void>
-}
-
-/**
- * What browser mode keeps in its data directory (created private if missing): the session token
- * in a file of its own, and preferences and settings in `settings.json`.
- */
-export function dataDirStores(dataDir: string, log: Log): { settings: JsonFileStore; vault: FileTokenVault; preferences: StoredPreferences } {
-  ensurePrivateDirectory(dataDir)
-  const settings = new JsonFileStore(join(dataDir, 'settings.json'), log)
-  return { settings, vault: new FileTokenVault(dataDir, log), preferences: new StoredPreferences(settings, log) }
 }
 
 export async function startBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {

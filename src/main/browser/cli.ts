@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createConsoleLog } from '../log/console-log'
 import { startBrowserApp } from './app'
-import { defaultDataDir } from './data-dir'
+import { defaultDataDir } from '../storage/data-dir'
 
 const USAGE = 'Usage: npm run web -- [--data-dir <dir>] [--port <n>] [--service-origin <url>] [--renderer-dir <dir>]'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { Log } from '../log/log'
-import type { KeyValueStore } from '../core/stored-preferences'
+import type { KeyValueStore } from '../storage/stored-preferences'
 import { issuedToken, issuerAt } from '../../../tests/support/memory-platform'
 import { SafeStorageTokenVault, type Encryption } from './token-vault'
 

@@ -3,10 +3,10 @@
 // offers no real encryption the token stays in memory only: the user signs in again next launch
 // rather than having a readable token on disk.
 import type { IssuedToken } from '../../shared/token-issuer'
-import { decodeKeptToken, encodeKeptToken } from '../core/kept-token'
+import { decodeKeptToken, encodeKeptToken } from '../storage/kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'
-import type { KeyValueStore } from '../core/stored-preferences'
+import type { KeyValueStore } from '../storage/stored-preferences'
 
 /** The part of Electron's `safeStorage` the vault uses. */
 export interface Encryption {

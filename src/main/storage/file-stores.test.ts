@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile, chmod } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { StoredPreferences } from '../core/stored-preferences'
+import { StoredPreferences } from './stored-preferences'
 import { ensurePrivateDirectory } from './data-dir'
 import { FileTokenVault, TOKEN_FILE_NAME } from './file-token-vault'
 import { JsonFileStore } from './json-file-store'

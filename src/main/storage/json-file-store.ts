@@ -2,7 +2,7 @@
 // kept in memory, written whole on every change.
 import { readFileSync, renameSync } from 'node:fs'
 import type { Log } from '../log/log'
-import type { KeyValueStore } from '../core/stored-preferences'
+import type { KeyValueStore } from './stored-preferences'
 import { writeFileAtomically } from './data-dir'
 
 export class JsonFileStore implements KeyValueStore {

@@ -4,7 +4,7 @@
 import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IssuedToken } from '../../shared/token-issuer'
-import { decodeKeptToken, encodeKeptToken } from '../core/kept-token'
+import { decodeKeptToken, encodeKeptToken } from './kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'
 import { FILE_MODE, writeFileAtomically } from './data-dir'

@@ -1,7 +1,7 @@
 // Preferences kept in a key-value store: electron-store in the desktop app, a JSON file in browser
 // mode. Whatever is read back is checked, because the file is the user's and may be edited or old.
 import { z } from 'zod'
-import type { PreferenceValues, Preferences } from './ports'
+import type { PreferenceValues, Preferences } from '../core/ports'
 import type { Log } from '../log/log'
 
 export interface KeyValueStore {

@@ -1,0 +1,18 @@
+// What browser mode keeps in its data directory, opened in one place so browser mode's composition
+// root and the tests that restart an app over the same directory read it the same way.
+import { join } from 'node:path'
+import type { Log } from '../log/log'
+import { ensurePrivateDirectory } from './data-dir'
+import { FileTokenVault } from './file-token-vault'
+import { JsonFileStore } from './json-file-store'
+import { StoredPreferences } from './stored-preferences'
+
+/**
+ * The stores of a data directory (created private if missing): the session token in a file of its
+ * own, and preferences (the saved outbox among them) and settings in `settings.json`.
+ */
+export function dataDirStores(dataDir: string, log: Log): { settings: JsonFileStore; vault: FileTokenVault; preferences: StoredPreferences } {
+  ensurePrivateDirectory(dataDir)
+  const settings = new JsonFileStore(join(dataDir, 'settings.json'), log)
+  return { settings, vault: new FileTokenVault(dataDir, log), preferences: new StoredPreferences(settings, log) }
+}
