@@ -59,11 +59,34 @@ module.exports = {
       to: { path: '^src/main/(desktop|browser|api|push|service|ipc)/' }
     },
     {
+      name: 'core-reaches-storage-through-ports',
+      comment:
+        'What core keeps goes through its ports (Preferences, TokenVault in core/ports.ts), so each host picks where it lands (electron-store and the keychain, or files) and core runs on memory in tests.',
+      severity: 'error',
+      from: { path: '^src/main/core/' },
+      to: { path: '^src/main/storage/' }
+    },
+    {
+      name: 'storage-knows-no-host',
+      comment:
+        'storage/ is shared by both hosts and runs in plain Node: it imports no Electron (its stores stay in desktop/), no host, and nothing that talks to the service or the page.',
+      severity: 'error',
+      from: { path: '^src/main/storage/' },
+      to: { path: ['^src/main/(desktop|browser|api|push|service|ipc|hosting)/', '^src/main/index\\.ts$', ELECTRON] }
+    },
+    {
+      name: 'storage-knows-core-only-by-its-ports',
+      comment: 'storage/ implements the ports of core and knows nothing else of it, so core can change inside without touching what is on disk.',
+      severity: 'error',
+      from: { path: '^src/main/storage/' },
+      to: { path: '^src/main/core/', pathNot: '^src/main/core/ports\\.ts$' }
+    },
+    {
       name: 'api-and-push-sit-below-core',
-      comment: 'The REST and push clients know the service, not the app: nothing from core, service/, ipc/ or a host.',
+      comment: 'The REST and push clients know the service, not the app: nothing from core, service/, ipc/, storage/ or a host.',
       severity: 'error',
       from: { path: '^src/main/(api|push)/' },
-      to: { path: '^src/main/(core|service|ipc|hosting|desktop|browser)/' }
+      to: { path: '^src/main/(core|service|ipc|storage|hosting|desktop|browser)/' }
     },
     {
       name: 'api-knows-no-push',
