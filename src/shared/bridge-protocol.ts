@@ -1,7 +1,7 @@
 // The frames that carry the contract over browser mode's WebSocket, declared once for both ends:
 // the page (src/renderer/src/lib/browser-bridge.ts) and the host (src/main/browser/host.ts), which
 // also parses every page frame with a zod schema held to these types.
-import type { EventName, IpcResult } from './ipc'
+import type { EventName, IpcResult } from './window-api'
 
 /** Where the page opens the socket, on the host that served it. */
 export const BRIDGE_PATH = '/bridge'

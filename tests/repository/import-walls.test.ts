@@ -44,15 +44,15 @@ describe('the import walls', () => {
 
     /** Each planted file, and what it imports. */
     const tree: Record<string, string[]> = {
-      'src/shared/ipc.ts': [],
+      'src/shared/window-api.ts': [],
       'src/shared/reads-node.ts': ["import { join } from 'node:path'"],
-      'src/renderer/src/App.svelte.ts': ["import '../../shared/ipc'"],
+      'src/renderer/src/App.svelte.ts': ["import '../../shared/window-api'"],
       'src/renderer/src/reaches-core.ts': ["import '../../main/core/a'"],
       'src/renderer/src/reads-node.ts': ["import { readFileSync } from 'node:fs'"],
-      'src/preload/index.ts': ["import { contextBridge } from 'electron'", "import '../shared/ipc'", "import '../main/log/log'"],
+      'src/preload/index.ts': ["import { contextBridge } from 'electron'", "import '../shared/window-api'", "import '../main/log/log'"],
       'src/main/index.ts': ["import { app } from 'electron'", "import './desktop/window'"],
       'src/main/log/log.ts': [],
-      'src/main/core/a.ts': ["import './b'", "import '../log/log'", "import '../../shared/ipc'"],
+      'src/main/core/a.ts': ["import './b'", "import '../log/log'", "import '../../shared/window-api'"],
       'src/main/core/b.ts': ["import './a'"],
       'src/main/core/knows-the-transport.ts': ["import type { Client } from '../api/client'"],
       'src/main/core/knows-the-shell.ts': ["import type { Window } from '../desktop/window'"],
@@ -77,7 +77,7 @@ describe('the import walls', () => {
       'src/main/browser/borrows-the-shell.ts': ["import '../desktop/window'"],
       'src/main/hosting/policy.ts': ['import { BrowserWindow } from "electron"'],
       'server/src/app.ts': [],
-      'server/src/borrows-the-app.ts': ["import '../../src/shared/ipc'"],
+      'server/src/borrows-the-app.ts': ["import '../../src/shared/window-api'"],
       'tests/spans-both.ts': ["import '../server/src/app'", "import '../src/main/core/a'"]
     }
     for (const [file, imports] of Object.entries(tree)) {
@@ -115,7 +115,7 @@ describe('the import walls', () => {
       ['storage-knows-core-only-by-its-ports', 'src/main/storage/reaches-into-core.ts', 'src/main/core/a.ts'],
       ['only-browser-mode-uses-browser', 'src/main/desktop/borrows-browser-mode.ts', 'src/main/browser/host.ts'],
       ['only-the-electron-shell-uses-desktop', 'src/main/browser/borrows-the-shell.ts', 'src/main/desktop/window.ts'],
-      ['service-stays-apart-from-the-app', 'server/src/borrows-the-app.ts', 'src/shared/ipc.ts'],
+      ['service-stays-apart-from-the-app', 'server/src/borrows-the-app.ts', 'src/shared/window-api.ts'],
       ['app-stays-apart-from-the-service', 'src/main/api/borrows-the-service.ts', 'server/src/app.ts']
     ])('%s: %s → %s', (rule, from, to) => {
       expect(rulesFor(from, to)).toContain(rule)
@@ -130,7 +130,7 @@ describe('the import walls', () => {
 
     it('and nothing the layering allows', () => {
       const allowed = [
-        ['src/renderer/src/App.svelte.ts', 'src/shared/ipc.ts'],
+        ['src/renderer/src/App.svelte.ts', 'src/shared/window-api.ts'],
         ['src/preload/index.ts', 'node_modules/electron/index.js'],
         ['src/main/index.ts', 'src/main/desktop/window.ts'],
         ['src/main/desktop/window.ts', 'node_modules/electron-store/index.js'],

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
 import type { HostFrame } from '../../src/shared/bridge-protocol'
-import type { InvokeChannel, InvokeRequest, IpcResult } from '../../src/shared/ipc'
+import type { InvokeChannel, InvokeRequest, IpcResult } from '../../src/shared/window-api'
 
 export const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url))
 

@@ -1,6 +1,6 @@
 // In-memory stand-ins for the platform around core (keychain, settings file, notification centre,
 // window). They are what cannot run here; the service core talks to is always the real one.
-import type { EventContract, EventName } from '../../src/shared/ipc'
+import type { EventContract, EventName } from '../../src/shared/window-api'
 import type {
   AppWindow,
   DesktopNotification,

@@ -22,7 +22,7 @@ import {
   type HostFrame,
   type PageFrame
 } from '../../shared/bridge-protocol'
-import type { InvokeHandlers } from '../../shared/ipc'
+import type { InvokeHandlers } from '../../shared/window-api'
 import { answerableInvokeSchema, pageFrameSchema } from './bridge-protocol'
 import { PageWindow } from './page-window'
 import { staticFiles } from './static-files'

@@ -4,7 +4,7 @@
 // feature's handlers live in a module of their own, and every message goes by the message flow.
 import { randomUUID } from 'node:crypto'
 import type { Conversation, ConversationId, DesktopState, Me, PushStatus } from '../../shared/domain'
-import type { InvokeHandlers } from '../../shared/ipc'
+import type { InvokeHandlers } from '../../shared/window-api'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { pictureOrigins } from '../../shared/picture-origins'
 import { issuerOf } from '../../shared/token-issuer'

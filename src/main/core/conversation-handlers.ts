@@ -1,7 +1,7 @@
 // The conversation list and the one conversation open: opening it reads its newest page, marks
 // it read and has push follow it; muting one.
 import type { Conversation, ConversationId, MuteDuration } from '../../shared/domain'
-import type { InvokeHandlers } from '../../shared/ipc'
+import type { InvokeHandlers } from '../../shared/window-api'
 import type { FeatureContext } from './feature-context'
 import { muteFor } from './mute'
 import type { Notifications } from './notifications'

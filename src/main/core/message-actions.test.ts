@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Conversation, LikePeriod, Message, Reaction } from '../../shared/domain'
-import type { ErrorCode } from '../../shared/ipc'
+import type { ErrorCode } from '../../shared/window-api'
 import { AppError } from './app-error'
 import { userMessageFor } from './failures'
 import { MessageActions } from './message-actions'

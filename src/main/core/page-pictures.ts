@@ -20,7 +20,7 @@ import {
   type InvokeHandlers,
   type InvokeRequest,
   type InvokeResponse
-} from '../../shared/ipc'
+} from '../../shared/window-api'
 import type { Account } from '../../shared/account'
 import type { Profile } from '../../shared/people'
 import { isAllowedPicture } from '../../shared/picture-origins'

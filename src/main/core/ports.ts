@@ -34,7 +34,7 @@ import type {
   NewGroup,
   PendingJoin
 } from '../../shared/groups'
-import type { EventContract, EventName } from '../../shared/ipc'
+import type { EventContract, EventName } from '../../shared/window-api'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
 import type { IssuedToken } from '../../shared/token-issuer'
 import type { ProfileChanges, ProfileField } from '../../shared/account'

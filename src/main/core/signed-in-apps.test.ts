@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { SignedInApp } from '../../shared/account'
 import type { Me } from '../../shared/domain'
-import type { ErrorCode } from '../../shared/ipc'
+import type { ErrorCode } from '../../shared/window-api'
 import { SIGNED_OUT_HERE_NOTICE, SignedInApps } from './signed-in-apps'
 import { failure } from './testing/memory-service'
 

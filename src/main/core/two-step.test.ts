@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Account, SignedInApp } from '../../shared/account'
 import type { Me } from '../../shared/domain'
-import type { ErrorCode } from '../../shared/ipc'
+import type { ErrorCode } from '../../shared/window-api'
 import type { IssuedToken } from '../../shared/token-issuer'
 import { issuedToken, quietLog } from '../../../tests/support/memory-platform'
 import type { SecurityService, SessionService } from './ports'

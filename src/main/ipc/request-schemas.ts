@@ -2,7 +2,7 @@
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
 import { REACTION_EMOJI } from '../../shared/domain'
-import type { InvokeChannel, InvokeRequest } from '../../shared/ipc'
+import type { InvokeChannel, InvokeRequest } from '../../shared/window-api'
 import {
   MAX_ACCOUNT_NAME,
   MAX_ATTACHMENTS,

@@ -36,7 +36,7 @@ import { groupToConversation } from '../api/to-domain'
 import { AppError } from '../core/app-error'
 import { userMessageFor } from '../core/failures'
 import type { GroupService } from '../core/ports'
-import type { ErrorCode } from '../../shared/ipc'
+import type { ErrorCode } from '../../shared/window-api'
 
 export interface GroupGatewayOptions {
   client: ServiceClient

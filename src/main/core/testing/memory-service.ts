@@ -4,7 +4,7 @@
 // operation fail with an AppError or answer late. Core's behaviour against the real service is
 // tested in tests/integration/.
 import type { Conversation, ConversationId, Message } from '../../../shared/domain'
-import type { ErrorCode } from '../../../shared/ipc'
+import type { ErrorCode } from '../../../shared/window-api'
 import { compareIds, conversationKind } from '../../../shared/conversation-id'
 import { AppError } from '../app-error'
 import { userMessageFor } from '../failures'

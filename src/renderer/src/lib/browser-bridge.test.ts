@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Api } from '../../../shared/ipc'
+import type { Api } from '../../../shared/window-api'
 import { decodeBinaryInvoke } from '../../../shared/bridge-protocol'
 import { installBrowserBridge } from './browser-bridge'
 

@@ -7,7 +7,7 @@ import type {
   InvokeChannel,
   InvokeRequest,
   InvokeResponse
-} from '../../../shared/ipc'
+} from '../../../shared/window-api'
 
 export class IpcCallError extends Error {
   override readonly name = 'IpcCallError'

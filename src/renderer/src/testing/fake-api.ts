@@ -11,7 +11,7 @@ import type {
   InvokeRequest,
   InvokeResponse,
   IpcResult
-} from '../../../shared/ipc'
+} from '../../../shared/window-api'
 
 type Answer<C extends InvokeChannel> =
   | IpcResult<InvokeResponse<C>>

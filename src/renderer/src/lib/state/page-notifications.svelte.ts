@@ -2,7 +2,7 @@
 // to notify and sends it as an event (the Electron shell shows native ones and never sends these);
 // the page shows it once the user has allowed it, one per conversation, replaced in place.
 import type { ConversationId } from '../../../../shared/domain'
-import type { PageNotification } from '../../../../shared/ipc'
+import type { PageNotification } from '../../../../shared/window-api'
 import { listen } from '../ipc'
 
 export type PagePermission = NotificationPermission | 'unsupported'
