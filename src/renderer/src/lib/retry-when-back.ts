@@ -2,7 +2,7 @@
 // back, as the words of such a failure promise ("we will keep trying"), rather than waiting for
 // the user to press Try again. "Back" is push connecting again: that is when main catches up on
 // the history it missed too. A refusal (a group gone, say) is not retried: it would only be refused again.
-import { codeOf, listen } from './ipc'
+import { codeOf, listen } from './main-process'
 
 export class RetryWhenBack {
   readonly #retry: () => void

@@ -3,7 +3,7 @@
 // until the user edits that field, and nothing typed is lost.
 import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
 import { profileProblems } from '../../../../shared/profile-rules'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 import { GroupPicture } from './group-picture.svelte'
 

@@ -4,7 +4,7 @@ import type { AddMembersResult, MemberCandidate } from '../../../../shared/group
 import type { ConversationId } from '../../../../shared/domain'
 import { MAX_MEMBERS_PER_ADD } from '../../../../shared/limits'
 import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { addressFromText, typedCandidate, type TypedAddress } from '../typed-address'
 
 export type PickedCandidate =

@@ -2,7 +2,7 @@
 import { conversationKind } from '../../../../shared/conversation-id'
 import type { Conversation, ConversationId, Me, MuteDuration } from '../../../../shared/domain'
 import { reportActivity } from '../activity-reporter'
-import { call, listen } from '../ipc'
+import { call, listen } from '../main-process'
 import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
 import { ConversationsModel } from './conversations.svelte'

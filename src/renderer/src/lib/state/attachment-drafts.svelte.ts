@@ -8,7 +8,7 @@ import { SvelteMap } from 'svelte/reactivity'
 import type { ConversationId } from '../../../../shared/domain'
 import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
 import { MAX_ATTACHMENTS } from '../../../../shared/limits'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 
 export interface DraftImage {
   id: string

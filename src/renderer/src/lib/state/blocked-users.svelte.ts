@@ -1,6 +1,6 @@
 // Whom the user blocks (B1), as Settings lists them, and unblocking from there (B4).
 import type { BlockedUser } from '../../../../shared/people'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class BlockedUsersModel {

@@ -2,7 +2,7 @@
 // opens, and followed as main learns of a change (a block or an unblock, a refused message), so the
 // chat says what that person's profile says.
 import type { ChatStanding } from '../../../../shared/people'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 
 export class ChatStandingModel {
   /** Null while not known: the Message box stays, and a refused message says why. */

@@ -1,5 +1,5 @@
 import type { PushStatus } from '../../../../shared/domain'
-import { listen } from '../ipc'
+import { listen } from '../main-process'
 
 /** The live connection to the service, as main reports it. */
 export class ConnectionModel {

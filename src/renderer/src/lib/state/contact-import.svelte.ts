@@ -3,7 +3,7 @@
 // this follows.
 import type { Contact, ContactCard } from '../../../../shared/people'
 import { readContactCsv, type UnreadRow } from '../contact-csv'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 
 export type ImportStep = 'idle' | 'ready' | 'importing' | 'done' | 'error'
 

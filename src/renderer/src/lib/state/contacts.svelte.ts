@@ -1,7 +1,7 @@
 // The user's contacts (R1) as the Contacts region shows them: searched by name, removed (R5), added
 // from someone's contact link (R2), and the user's own link to hand out.
 import type { Contact, Profile } from '../../../../shared/people'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 import { nameMatches } from '../search-text'
 

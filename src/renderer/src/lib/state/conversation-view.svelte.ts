@@ -3,7 +3,7 @@
 import type { Conversation, ConversationId, ImageAttachment, Message, MuteDuration, PendingMessage } from '../../../../shared/domain'
 import { compareIds } from '../../../../shared/conversation-id'
 import { SvelteMap } from 'svelte/reactivity'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 import { mergeMessages, withArrival } from '../merge-messages'
 import { RetryWhenBack } from '../retry-when-back'
 import { AttachmentDraftsByConversation, type AttachmentDrafts } from './attachment-drafts.svelte'

@@ -1,6 +1,6 @@
 // The sidebar's list: every conversation, groups and direct messages together, newest activity first.
 import type { Conversation, ConversationId } from '../../../../shared/domain'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { keepUnchanged } from '../keep-unchanged'
 
 export class ConversationsModel {

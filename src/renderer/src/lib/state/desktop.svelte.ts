@@ -2,7 +2,7 @@
 // badge count. Main sends it whole on every change (the tray may have changed it), so this only
 // mirrors it and carries the user's requests, keeping the last refusal to show.
 import type { DesktopState, MuteDuration, PresenceStatus, Settings, SettingsChanges } from '../../../../shared/domain'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 
 export class DesktopModel {
   /** `null` until main has answered: nothing is claimed about status or settings before then. */

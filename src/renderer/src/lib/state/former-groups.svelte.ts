@@ -1,7 +1,7 @@
 // The groups the user left (G2), latest first, and going back into one (G9).
 import type { Conversation, ConversationId } from '../../../../shared/domain'
 import type { FormerGroup } from '../../../../shared/groups'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class FormerGroupsModel {

@@ -2,7 +2,7 @@
 // it is picked, so it is usually ready by the time the user presses Create or Save. Until the
 // upload has finished, the picture in force stays the one the group had.
 import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 
 export class GroupPicture {
   /** The image service's URL of the picture to use; null for none. */

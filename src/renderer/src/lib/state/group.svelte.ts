@@ -4,7 +4,7 @@
 import { canManage, canSeeRoster } from '../../../../shared/group-rules'
 import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '../../../../shared/groups'
 import type { ConversationId } from '../../../../shared/domain'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class GroupModel {

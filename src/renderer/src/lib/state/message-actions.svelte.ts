@@ -1,7 +1,7 @@
 // What the user does to messages of the open conversation: react, edit, delete and pin. The
 // service's answer is shown at once; the pushes that follow (messages:updated) say the same again.
 import type { Message, ReactionEmoji } from '../../../../shared/domain'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import type { ConversationViewModel } from './conversation-view.svelte'
 
 /** What a deleted message shows until its tombstone arrives (the service's own tombstone text). */

@@ -2,7 +2,7 @@
 // groups), whom they chose, and the chat main starts with them (kept unlisted until its first message).
 import type { Conversation } from '../../../../shared/domain'
 import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class NewMessageModel {

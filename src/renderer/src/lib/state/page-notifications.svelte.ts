@@ -3,7 +3,7 @@
 // the page shows it once the user has allowed it, one per conversation, replaced in place.
 import type { ConversationId } from '../../../../shared/domain'
 import type { PageNotification } from '../../../../shared/window-api'
-import { listen } from '../ipc'
+import { listen } from '../main-process'
 
 export type PagePermission = NotificationPermission | 'unsupported'
 

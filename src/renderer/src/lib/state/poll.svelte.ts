@@ -2,7 +2,7 @@
 // screen its results are fetched again every few seconds; its end arrives as a `poll.finished`
 // system message, and its expiry is also watched here in case that message is late.
 import type { ConversationId, Poll } from '../../../../shared/domain'
-import { call, listen, messageOf } from '../ipc'
+import { call, listen, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export const POLL_REFRESH_MS = 5_000

@@ -1,6 +1,6 @@
 // The Polls panel of a group: PL6's pages, ten polls each, newest first.
 import type { ConversationId, Poll } from '../../../../shared/domain'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class PollsPanelModel {

@@ -2,7 +2,7 @@
 // block, unblock, or start a chat.
 import type { Conversation } from '../../../../shared/domain'
 import type { Profile } from '../../../../shared/people'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export class ProfileModel {

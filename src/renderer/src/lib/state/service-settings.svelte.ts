@@ -9,7 +9,7 @@ import {
   type ServiceSettingName,
   type ServiceSettings
 } from '../../../../shared/service-settings'
-import { call, messageOf } from '../ipc'
+import { call, messageOf } from '../main-process'
 import { reloadPage } from '../page-reload'
 
 const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }

@@ -1,7 +1,7 @@
 // Who is signed in, and the steps of getting there. Main owns the session; this mirrors it and
 // keeps what only the screens care about: the work in progress and the last error.
 import type { Me, SessionState, VerificationChallenge } from '../../../../shared/domain'
-import { call, codeOf, listen, messageOf } from '../ipc'
+import { call, codeOf, listen, messageOf } from '../main-process'
 
 export interface SessionEvents {
   /** Someone signed in, or nobody is signed in any more. Not called when the same user's details change. */

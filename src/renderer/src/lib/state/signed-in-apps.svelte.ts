@@ -2,7 +2,7 @@
 // signed out (T2). Signing out the app in use ends this session: main says so, and the sign-in
 // screen follows from the session's own event.
 import type { SignedInApp } from '../../../../shared/account'
-import { call, codeOf, messageOf } from '../ipc'
+import { call, codeOf, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 /**

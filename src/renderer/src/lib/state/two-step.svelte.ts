@@ -3,7 +3,7 @@
 // shown once: it stays here until the user says they stored it, and is never asked for again.
 import type { Account, PhoneHint } from '../../../../shared/account'
 import { readTypedCode } from '../../../../shared/verification-code'
-import { call, codeOf, messageOf } from '../ipc'
+import { call, codeOf, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 import { tokenReplacements } from './signed-in-apps.svelte'
 

@@ -3,7 +3,7 @@
 import type { ConversationId, Typist } from '../../../../shared/domain'
 import { SvelteMap } from 'svelte/reactivity'
 import type { TextPart } from '../given-text'
-import { listen } from '../ipc'
+import { listen } from '../main-process'
 
 export const TYPING_SILENCE_MS = 5_000
 
