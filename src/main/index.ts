@@ -17,7 +17,7 @@ import { createConsoleLog } from './log/console-log'
 import { contentSecurityPolicy } from './hosting/content-security-policy'
 import { closeToTray } from './desktop/close-to-tray'
 import { remoteDebuggingSwitch } from './desktop/debugging-switches'
-import { registerIpc } from './desktop/ipc'
+import { registerIpcTransport } from './desktop/ipc-transport'
 import { LoginItem, offersStartAtLogin } from './desktop/login-item'
 import { ElectronNotifier } from './desktop/notifier'
 import { decodePng } from './desktop/png'
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   // Pictures load from the origins main lets picture URLs through for, as the settings say when the page loads.
   hardenSession(session.defaultSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
-  registerIpc({
+  registerIpcTransport({
     dispatch: createDispatch(core.handlers, log),
     events,
     appContents: () => window?.webContents ?? null,

@@ -8,7 +8,7 @@ import type { Log } from '../log/log'
 import type { Dispatch } from '../ipc/dispatch'
 import type { EventQueue } from '../ipc/event-queue'
 
-export interface IpcOptions {
+export interface IpcTransportOptions {
   dispatch: Dispatch
   events: EventQueue
   /** The main window's contents, or nothing while there is no window. */
@@ -24,7 +24,7 @@ const refused: IpcResult<never> = {
 }
 
 /** Registers every channel; returns a function that removes them again. */
-export function registerIpc(options: IpcOptions): () => void {
+export function registerIpcTransport(options: IpcTransportOptions): () => void {
   const watched = new WeakSet<WebContents>()
 
   const deliverTo = (contents: WebContents) => (event: string, payload: unknown) => {
@@ -68,7 +68,7 @@ export function registerIpc(options: IpcOptions): () => void {
   }
 }
 
-export function isTrustedSender(event: IpcMainInvokeEvent, options: Pick<IpcOptions, 'appContents' | 'isAppUrl'>): boolean {
+export function isTrustedSender(event: IpcMainInvokeEvent, options: Pick<IpcTransportOptions, 'appContents' | 'isAppUrl'>): boolean {
   const contents = options.appContents()
   const frame = event.senderFrame
   if (contents === null || frame === null || frame === undefined) return false

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { INVOKE_CHANNELS } from '../../shared/window-api'
 import { EventQueue } from '../ipc/event-queue'
-import { registerIpc } from './ipc'
+import { registerIpcTransport } from './ipc-transport'
 
 type Handler = (event: unknown, payload: unknown) => Promise<unknown>
 
@@ -33,7 +33,7 @@ function setup() {
   const events = new EventQueue()
   const dispatch = vi.fn(async (channel: unknown, _payload: unknown) => ({ ok: true as const, value: `${String(channel)} done` }))
   const warn = vi.fn()
-  const dispose = registerIpc({
+  const dispose = registerIpcTransport({
     dispatch,
     events,
     appContents: () => contents as never,
@@ -51,7 +51,7 @@ function setup() {
 
 beforeEach(() => electron.handlers.clear())
 
-describe('registerIpc', () => {
+describe('registerIpcTransport', () => {
   it('registers exactly the contract channels and removes them again', () => {
     const { dispose } = setup()
     expect([...electron.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort())
