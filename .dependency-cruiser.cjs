@@ -56,7 +56,7 @@ module.exports = {
         'Core is the app without a host: it imports no desktop/ or browser/, and reaches the service only through its ports (core/ports.ts), never api/, push/ or service/.',
       severity: 'error',
       from: { path: '^src/main/core/' },
-      to: { path: '^src/main/(desktop|browser|api|push|service|ipc)/' }
+      to: { path: '^src/main/(desktop|browser|api|push|service|window-api)/' }
     },
     {
       name: 'core-reaches-storage-through-ports',
@@ -72,7 +72,7 @@ module.exports = {
         'storage/ is shared by both hosts and runs in plain Node: it imports no Electron (its stores stay in desktop/), no host, and nothing that talks to the service or the page.',
       severity: 'error',
       from: { path: '^src/main/storage/' },
-      to: { path: ['^src/main/(desktop|browser|api|push|service|ipc|hosting)/', '^src/main/index\\.ts$', ELECTRON] }
+      to: { path: ['^src/main/(desktop|browser|api|push|service|window-api|hosting)/', '^src/main/index\\.ts$', ELECTRON] }
     },
     {
       name: 'storage-knows-core-only-by-its-ports',
@@ -83,10 +83,10 @@ module.exports = {
     },
     {
       name: 'api-and-push-sit-below-core',
-      comment: 'The REST and push clients know the service, not the app: nothing from core, service/, ipc/, storage/ or a host.',
+      comment: 'The REST and push clients know the service, not the app: nothing from core, service/, window-api/, storage/ or a host.',
       severity: 'error',
       from: { path: '^src/main/(api|push)/' },
-      to: { path: '^src/main/(core|service|ipc|storage|hosting|desktop|browser)/' }
+      to: { path: '^src/main/(core|service|window-api|storage|hosting|desktop|browser)/' }
     },
     {
       name: 'api-knows-no-push',

@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { decodeBinaryInvoke, encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
 import { INVOKE_CHANNELS, type InvokeChannel } from '../../shared/window-api'
-import { EventQueue } from '../ipc/event-queue'
-import { requestSchemas } from '../ipc/request-schemas'
-import { HANDLED, recordingHandlers, type HandlerCall } from '../ipc/testing/recording-handlers'
+import { EventQueue } from '../window-api/event-queue'
+import { requestSchemas } from '../window-api/request-schemas'
+import { HANDLED, recordingHandlers, type HandlerCall } from '../window-api/testing/recording-handlers'
 import { startBrowserHost, type BrowserHost } from './host'
 
 /**

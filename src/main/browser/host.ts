@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { Log } from '../log/log'
-import { createDispatch, NOT_UNDERSTOOD } from '../ipc/dispatch'
-import type { EventQueue } from '../ipc/event-queue'
+import { createDispatch, NOT_UNDERSTOOD } from '../window-api/dispatch'
+import type { EventQueue } from '../window-api/event-queue'
 import { contentSecurityPolicy } from '../hosting/content-security-policy'
 import {
   BRIDGE_PATH,

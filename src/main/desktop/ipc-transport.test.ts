@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { INVOKE_CHANNELS } from '../../shared/window-api'
-import { EventQueue } from '../ipc/event-queue'
+import { EventQueue } from '../window-api/event-queue'
 import { registerIpcTransport } from './ipc-transport'
 
 type Handler = (event: unknown, payload: unknown) => Promise<unknown>

@@ -5,8 +5,8 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import { INVOKE_CHANNELS, type IpcResult } from '../../shared/window-api'
 import type { Log } from '../log/log'
-import type { Dispatch } from '../ipc/dispatch'
-import type { EventQueue } from '../ipc/event-queue'
+import type { Dispatch } from '../window-api/dispatch'
+import type { EventQueue } from '../window-api/event-queue'
 
 export interface IpcTransportOptions {
   dispatch: Dispatch

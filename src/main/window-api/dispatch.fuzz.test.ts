@@ -14,7 +14,7 @@ import { HANDLED, recordingHandlers, type HandlerCall } from './testing/recordin
  * fast-check prints the seed and the shrunk payload of any failure; re-run with that seed.
  */
 
-/** `FUZZ_SCALE=10 npx vitest run --project unit src/main/ipc/dispatch.fuzz.test.ts` for a deeper local run. */
+/** `FUZZ_SCALE=10 npx vitest run --project unit src/main/window-api/dispatch.fuzz.test.ts` for a deeper local run. */
 const SCALE = Number(process.env['FUZZ_SCALE'] ?? 1)
 /** 10,000 payloads in all at scale 1. */
 const RUNS = {
