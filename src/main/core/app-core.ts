@@ -11,11 +11,11 @@ import { issuerOf } from '../../shared/token-issuer'
 import { accountHandlers } from './account'
 import { AppError } from './app-error'
 import { showArrivals } from './arrivals'
+import { Attention } from './attention'
 import { Blocks, unsentToBlocked } from './blocks'
 import { CatchUp } from './catch-up'
 import { conversationHandlers } from './conversation-handlers'
 import { Conversations } from './conversations'
-import { Desktop } from './desktop'
 import { desktopHandlers } from './desktop-handlers'
 import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
@@ -155,7 +155,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       flow.clear()
       conversations.clear()
       notifications.clear()
-      desktop.reset()
+      attention.reset()
       setPushStatus('offline')
     }
   })
@@ -166,10 +166,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     now,
     changed: (list) => {
       events.emit('conversations:changed', list)
-      desktop.unreadChanged()
+      attention.unreadChanged()
     }
   })
-  const desktop: Desktop = new Desktop({
+  const attention: Attention = new Attention({
     preferences: deps.preferences,
     idle: deps.idle,
     now,
@@ -186,7 +186,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       const me = session.me
       const conversation = conversations.get(conversationId)
       if (me === null || conversation === undefined) return null
-      const state = desktop.state
+      const state = attention.state
       return {
         me,
         conversation,
@@ -366,7 +366,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }),
     ...pollHandlers(features, new Polls(gateway, now), flow),
     ...uploadHandlers(features, uploads),
-    ...desktopHandlers(desktop, deps.openExternal),
+    ...desktopHandlers(attention, deps.openExternal),
     ...groupHandlers(features),
     ...peopleHandlers(features),
     ...accountHandlers(features),
@@ -382,19 +382,19 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   return {
     handlers: withPagePictures(handlers, pagePictureOrigins),
     messages: flow,
-    locked: () => desktop.locked(),
+    locked: () => attention.locked(),
     resumed: () => {
       conversations.resumed()
-      desktop.resumed()
+      attention.resumed()
     },
     start: async () => {
-      desktop.start()
+      attention.start()
       await session.restore()
     },
     stop: async () => {
       catchUp.cancel()
       session.stop()
-      desktop.stop()
+      attention.stop()
       conversations.stop()
       outbox.stop()
       await push.stop()

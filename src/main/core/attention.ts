@@ -1,7 +1,8 @@
-// The desktop half of the app's state: your status, the global mute, the settings and the badge
-// count, kept in one place that the tray and the in-app menus both show and drive. It keeps what
-// must survive a restart in the preferences, ends a timed mute on time (and checks again when the
-// computer wakes, since timers sleep with it), and turns Away by itself after idleness.
+// When and how loudly the app may ask for your attention: your status, the global mute, the
+// settings and the badge count (together the DesktopState of the contract), kept in one place that
+// the tray and the in-app menus both show and drive, in either host. It keeps what must survive a
+// restart in the preferences, ends a timed mute on time (and checks again when the computer wakes,
+// since timers sleep with it), and turns Away by itself after idleness.
 import type { DesktopState, MuteDuration, PresenceStatus, Settings, SettingsChanges } from '../../shared/domain'
 import { inForce, muteFor } from './mute'
 import type { IdleSource, Preferences } from './ports'
@@ -13,7 +14,7 @@ export const IDLE_CHECK_MS = 15_000
 /** setTimeout's longest delay; a later mute end is reached in steps. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1
 
-export interface DesktopDependencies {
+export interface AttentionDependencies {
   preferences: Preferences
   idle: IdleSource
   /** Unix milliseconds. */
@@ -25,8 +26,8 @@ export interface DesktopDependencies {
   changed(state: DesktopState): void
 }
 
-export class Desktop {
-  readonly #deps: DesktopDependencies
+export class Attention {
+  readonly #deps: AttentionDependencies
   #presence: Presence
   #settings: Settings
   #muteTimer: ReturnType<typeof setTimeout> | null = null
@@ -34,7 +35,7 @@ export class Desktop {
   /** The last state announced, so an unchanged one is not announced again. */
   #announced = ''
 
-  constructor(deps: DesktopDependencies) {
+  constructor(deps: AttentionDependencies) {
     this.#deps = deps
     this.#presence = chosen(deps.preferences.get('presence') ?? 'active')
     this.#settings = readSettings(deps.preferences.get('settings'))

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DesktopState } from '../../shared/domain'
 import { FakeIdle, MemoryPreferences } from '../../../tests/support/memory-platform'
-import { Desktop, IDLE_CHECK_MS } from './desktop'
+import { Attention, IDLE_CHECK_MS } from './attention'
 import { DEFAULT_SETTINGS } from '../../shared/domain'
 
 const HOUR = 60 * 60 * 1000
@@ -10,7 +10,7 @@ const START = Date.UTC(2026, 5, 10, 12, 0)
 function desktopOver(preferences = new MemoryPreferences(), options: { unread?: () => number } = {}) {
   const idle = new FakeIdle()
   const announced: DesktopState[] = []
-  const desktop = new Desktop({
+  const desktop = new Attention({
     preferences,
     idle,
     now: () => Date.now(),
@@ -21,7 +21,7 @@ function desktopOver(preferences = new MemoryPreferences(), options: { unread?: 
   return { desktop, idle, preferences, announced }
 }
 
-describe('Desktop', () => {
+describe('Attention', () => {
   beforeEach(() => {
     vi.useFakeTimers()
     vi.setSystemTime(START)
