@@ -124,7 +124,7 @@ export type PushStatus = 'offline' | 'connecting' | 'connected' | 'reconnecting'
 export interface VerificationChallenge {
   /** Last digits of the phone the SMS goes to, when the service tells them. */
   smsHint: string | null
-  /** While the user signs in by texting the service instead (issue 10). */
+  /** While the user signs in by texting the service instead. */
   textRoute?: TextRoute | null
   /** The verification cannot succeed any more (locked after wrong codes, or expired): offer a fresh start. */
   spent?: 'locked' | 'expired' | null
@@ -200,7 +200,7 @@ export interface DesktopState {
   host: { tray: boolean; startAtLogin: boolean }
 }
 
-// Polls, typing and system messages (issue 8).
+// Polls, typing and system messages.
 
 /**
  * What a system message announces, names already read from it. `pinned` names nobody: the service
@@ -274,7 +274,7 @@ export interface Typist {
   at: number
 }
 
-// Reactions, edits, deletes and pins (issue 8).
+// Reactions, edits, deletes and pins.
 
 /** The emoji the service accepts as reactions (docs/protocol.md §12), in the order the picker shows them. */
 export const REACTION_EMOJI = ['👍', '❤️', '🤣', '🎉', '🔥', '😮', '👀', '😭', '🥺', '🙏', '💀', '🫶', '🤬', '💅', '🫠'] as const
@@ -305,7 +305,7 @@ export interface MostLiked {
   forMe: Message[]
 }
 
-// Pictures on their way to the image service (issue 8).
+// Pictures on their way to the image service.
 
 /** How far one upload has gone: main sends one whenever another percent has been handed over. */
 export interface UploadProgress {

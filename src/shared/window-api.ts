@@ -107,7 +107,7 @@ export interface InvokeContract {
   /** RX3 for each period, RX4 and RX5: groups only. */
   'messages:mostLiked': { req: { conversationId: ConversationId }; res: MostLiked }
 
-  // Groups (issue 9). `groupId` is a group's conversation id.
+  // Groups. `groupId` is a group's conversation id.
   /** G5: the user owns the new group, which joins the list. */
   'groups:create': { req: { group: NewGroup }; res: Conversation }
   /** G4: the group's settings and members, as the user may see them. */
@@ -155,7 +155,7 @@ export interface InvokeContract {
   /** MB6: answers the requests still waiting afterwards. */
   'members:decide': { req: { groupId: ConversationId; membershipId: string; approve: boolean }; res: JoinRequest[] }
 
-  // People, contacts and blocks (issue 9).
+  // People, contacts and blocks.
   /** U3 with the shared groups, and whether the user blocked them or keeps them as a contact. */
   'people:profile': { req: { userId: string }; res: Profile }
   /** B3; answers the profile afterwards. */
@@ -188,7 +188,7 @@ export interface InvokeContract {
    */
   'chats:start': { req: { userId: string }; res: Conversation }
 
-  // Signing in other ways, and the account (issue 10).
+  // Signing in other ways, and the account.
   /** On the verification screen: sign in by texting the service; main checks (V1) until it has seen it. */
   'session:textInstead': { req: Empty; res: TextRoute }
   /** Stops checking for the text; the verification stays, for another route. */
@@ -216,7 +216,7 @@ export interface InvokeContract {
   /** T2: signs that app out; when it was this one, the session ends. Answers the apps still signed in. */
   'security:signOutApp': { req: { id: string }; res: SignedInApp[] }
 
-  // Settings ▸ Service (issue 10).
+  // Settings ▸ Service.
   /** The service settings in force, and which of them an environment variable decides. */
   'service:get': { req: Empty; res: ServiceSettingsView }
   /** Test connection: asks each of the six addresses what the service answers, and says what came back; changes nothing. */

@@ -1,4 +1,4 @@
-// A group deleted by its owner, as its other members meet it (issue 17, item 3). The service tells
+// A group deleted by its owner, as its other members meet it. The service tells
 // nobody else of a deletion (docs/protocol.md §14.5): Grace deletes "Test Crew", and Ada's app,
 // which still lists it, learns of it at its next call on the group. That call's 404 takes the group
 // out of her list at once, with a word on why; a reload of the page shows the list without it.

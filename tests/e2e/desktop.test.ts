@@ -1,4 +1,4 @@
-// The desktop half of the app (issue 7) as two people use it in browser mode: Ada's status, her
+// The desktop half of the app as two people use it in browser mode: Ada's status, her
 // mutes and her settings decide which of Grace's messages reach her as notifications and in what
 // words, a group mute lands on the service and ends when the service's clock says so, and the
 // unread count reaches the tab's title.

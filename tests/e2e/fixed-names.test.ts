@@ -1,4 +1,4 @@
-// The accessible names issues 7 and 8 fix, driven in Chromium by role and exact name where the
+// The accessible names of the menus and dialogs, driven in Chromium by role and exact name where the
 // other end-to-end files do not already: every item of the Status and Conversation options menus,
 // every control of the Settings dialog, and the New poll dialog's options. Each step checks what
 // the control did, not only that it is there.
@@ -27,7 +27,7 @@ async function shows(text: string | RegExp): Promise<boolean> {
   return (await ada.getByText(text).filter({ visible: true }).count()) > 0
 }
 
-describe('the fixed names of issues 7 and 8', () => {
+describe('the fixed accessible names', () => {
   it('signs Ada in', async () => {
     ada = (await world.openApp('ada')).page
     await world.signIn(ada, world.account('Ada'))

@@ -1,5 +1,5 @@
 // What people type and paste into the app's forms, end to end in Chromium against browser mode and
-// the local service (issue 17): Katherine's verification screen says what to do before and after
+// the local service: Katherine's verification screen says what to do before and after
 // Send code, and refuses a code that is not six digits without spending one of her five attempts;
 // Grace pastes a group link that leads elsewhere and is refused before anything is sent, then
 // joins through the group's own link, answering its question before the request goes; Ada blocks

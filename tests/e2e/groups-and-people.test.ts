@@ -157,7 +157,7 @@ describe('groups, members, direct messages and people, two people', () => {
     expect(await alan.getByRole('heading', { name: GROUP, level: 2 }).count()).toBe(0)
   })
 
-  it('offers every control the issue names, by role and exact name', async () => {
+  it('offers every control of groups and people, by role and exact name', async () => {
     // The list's search filters as one types.
     const search = ada.getByRole('textbox', { name: 'Search conversations' })
     await search.fill('book')

@@ -1,4 +1,4 @@
-// New messages never arrive out of view unannounced (issue 17, item 11). With Pinned messages open
+// New messages never arrive out of view unannounced. With Pinned messages open
 // above the history, Grace still sees what Ada writes as it comes (the panel shrinking the history
 // used to leave the newest below its edge, with no cue); and whenever the newest messages are out
 // of view (she scrolled up to read), `Jump to latest` shows with how many are new, and takes her there.

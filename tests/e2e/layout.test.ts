@@ -1,4 +1,4 @@
-// The app's layout as a person meets it in Chromium (issue 17): the frame never scrolls, only its
+// The app's layout as a person meets it in Chromium: the frame never scrolls, only its
 // panes; every control keeps its contrast in every state and both themes; long words and side
 // panels keep to their room; the app header stays one row; Contacts is a dialog of its own.
 import type { CDPSession, Locator, Page } from 'playwright-core'
@@ -85,7 +85,7 @@ async function framesAt(page: Page): Promise<{ measured: FrameSize[]; expected: 
   return { measured, expected }
 }
 
-describe('item 1: the frame never scrolls, only its panes', () => {
+describe('the frame never scrolls, only its panes', () => {
   it('keeps the sign-in screen inside the window at every size and zoom, its form in a pane of its own', async () => {
     const page = (await world.openApp('ada-sign-in')).page
     const signIn = page.getByRole('button', { name: 'Sign in' })
@@ -123,7 +123,7 @@ describe('item 1: the frame never scrolls, only its panes', () => {
   })
 })
 
-describe('item 6: every state of every control keeps AA contrast, in both themes', () => {
+describe('every state of every control keeps AA contrast, in both themes', () => {
   const THEMES: Theme[] = ['light', 'dark']
   const sessions = new Map<Page, CDPSession>()
 
@@ -319,7 +319,7 @@ async function visibleBox(locator: Locator): Promise<Box> {
   })
 }
 
-describe('item 9: long words and side panels keep to their room', () => {
+describe('long words and side panels keep to their room', () => {
   const QUESTION = 'Q'.repeat(160)
 
   it('wraps a 160-character question without a space, in the history and in Polls', async () => {
@@ -403,7 +403,7 @@ async function rowProblems(bar: Locator, width: number): Promise<string[]> {
   return problems
 }
 
-describe('item 12: the app header stays one row at every width, and so does the conversation header', () => {
+describe('the app header stays one row at every width, and so does the conversation header', () => {
   const WIDTHS = [1400, 1280, 1024, 800, 640, 480, 427, 320]
 
   it('with Do not disturb and notifications muted until tomorrow, every part on one line and every action in the window', async () => {
@@ -453,7 +453,7 @@ describe('item 12: the app header stays one row at every width, and so does the 
   })
 })
 
-describe('item 13: Contacts opens as a dialog of its own', () => {
+describe('Contacts opens as a dialog of its own', () => {
   it('opens from the sidebar without moving the conversation list, takes focus, closes with Escape and gives focus back', async () => {
     const page = await ada()
     const list = page.getByRole('list', { name: 'Conversations' })

@@ -1,5 +1,5 @@
-// A picture the person saw attached always goes with their message (issue 17, item 5: "a red
-// square" once arrived without its picture). Two moments used to lose it, made certain here by
+// A picture the person saw attached always goes with their message ("a red square" once arrived
+// without its picture). Two moments used to lose it, made certain here by
 // holding back one direction of browser mode's bridge (page → app, or app → page) as a slow link
 // would, every frame behind the held one waiting in order:
 // - a picture attached while the previous message was still being handed to the app was dropped

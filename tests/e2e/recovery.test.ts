@@ -1,5 +1,5 @@
 // What the app does with a conversation, and the panels beside it, opened while the service is
-// down (issue 17, item 2): each says it cannot reach the service, the Message box still takes what
+// down: each says it cannot reach the service, the Message box still takes what
 // is written (the outbox keeps it), and once the service is back every pane that failed loads again
 // by itself, without anyone pressing Try again; what was written while it was down goes, once.
 import type { Locator, Page } from 'playwright-core'

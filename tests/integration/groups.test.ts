@@ -455,7 +455,7 @@ describe('leaving, removing, banning and rejoining (MB4, MB7, G2, G9)', () => {
     expect(await refusal(beaApp.call('conversations:open', { conversationId: groupId }))).toMatchObject({ code: 'NOT_FOUND' })
     await listUntil(beaApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Bea’s list')
 
-    // So does a message written to it while it was open: the send answers 404 (issue 17).
+    // So does a message written to it while it was open: the send answers 404.
     await cyApp.call('messages:send', { conversationId: groupId, text: 'Is this still on?', clientId: 'cy-after-the-delete' })
     await listUntil(cyApp, (list) => entry(list, groupId) === undefined, 'the deleted group left Cy’s list')
 

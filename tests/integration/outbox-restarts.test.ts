@@ -1,4 +1,4 @@
-// The outbox across app restarts (issue 11, reliability suite): what the user wrote and the service
+// The outbox across app restarts (the reliability suite): what the user wrote and the service
 // has not confirmed is kept on disk, in browser mode's own files, and a later run of the app sends
 // each message exactly once through its `source_guid`, also when the service took a send whose
 // answer never came back. The network is cut, and answers lost, by a TCP proxy between the app and

@@ -1,5 +1,5 @@
-// The access token goes only where it came from (issue: the token bound to its service, never
-// redirected, one sign-in at a time), shown against real processes: the local service, browser
+// The access token goes only where it came from (bound to its service, never redirected, one
+// sign-in at a time), shown against real processes: the local service, browser
 // mode's own host process, and real HTTP servers that record what reaches them or redirect it.
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 // Whom the user blocks, and whether they and someone else can write to each other, as core last
-// learned it: so a chat says what the profile says (issue 17). A profile reads U3 and B1; a chat
+// learned it: so a chat says what the profile says. A profile reads U3 and B1; a chat
 // asks here as it opens, and hears here of each change core learns of afterwards: a block or an
 // unblock made in this app, a profile read afresh, a message refused because the other person
 // blocks the user (the service announces no block, docs/protocol.md §14.5).

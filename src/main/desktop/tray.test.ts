@@ -141,7 +141,7 @@ describe('TrayService', () => {
     expect(electron.menus).toHaveLength(1)
   })
 
-  it('has the menu the issue lists, signed in and not muted', () => {
+  it('has the whole menu, signed in and not muted', () => {
     const { service, tray } = setUp()
     service.setSignedIn(true)
     service.show(desktopState())
