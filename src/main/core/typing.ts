@@ -1,5 +1,7 @@
 // The user's typing goes out at most once every 5 s per conversation (§14.3): often enough that
 // others, who count a typist stopped after 5 s of silence, keep seeing it while the user types.
+// The others also count them stopped as soon as their message arrives, so a message that lands
+// ends the quiet spell: the next keystroke, usually the next message's first, says so again.
 import type { ConversationId } from '../../shared/domain'
 
 export const TYPING_INTERVAL_MS = 5_000
@@ -21,5 +23,10 @@ export class TypingPublisher {
     if (last !== undefined && now - last < TYPING_INTERVAL_MS) return
     this.#lastSent.set(conversationId, now)
     this.#publish(conversationId)
+  }
+
+  /** A message of the user's landed in this conversation (from this device or another). */
+  messageLanded(conversationId: ConversationId): void {
+    this.#lastSent.delete(conversationId)
   }
 }
