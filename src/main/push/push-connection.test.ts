@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PushStatus } from '../../shared/domain'
 import { localServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
-import { directMessageChannel, groupChannel, userChannel } from './channels'
+import { groupChannel, userChannel } from './channels'
 import { PushConnection, PushSubscriptionError, type PushEvents } from './push-connection'
 
 const TOKEN = 'A'.repeat(40)
@@ -183,18 +183,6 @@ describe('PushConnection', () => {
     await typed
     expect(events).toEqual(['typing 8 in 42'])
     expect(log.warnings.some((warning) => warning.includes('unreadable'))).toBe(true)
-  })
-
-  it('gives DM events their chat id from the channel', async () => {
-    const gateway = await startGateway()
-    const { connection } = connect(gateway.origin)
-    const channel = directMessageChannel('7+12')
-    expect(channel).toBe('/direct_message/7_12')
-    connection.follow(channel)
-    await connection.whenSubscribed(channel)
-    const updated = next(connection, 'messageUpdated')
-    await gateway.publish(channel, { type: 'message.update', alert: '', subject: { id: '5', text: 'edited', created_at: 1, user_id: '12' } })
-    expect((await updated).message).toMatchObject({ conversationId: '7+12', text: 'edited' })
   })
 
   it('reports a refused subscription once instead of retrying it', async () => {

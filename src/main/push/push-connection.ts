@@ -1,8 +1,9 @@
 // The live connection to the push gateway (docs/protocol.md §14): faye's Bayeux client plus what the
 // service adds on top of Bayeux. Subscriptions carry the token and a fresh timestamp; deliveries
-// are decoded and re-emitted as typed events; and the connection's health is reported as a
-// PushStatus, with `reconnected` once every followed channel is live again after an outage, so
-// the caller can catch up over REST on what it may have missed.
+// are re-emitted as typed events (delivery-events.ts); retries back off (back-off.ts); and the
+// connection's health, the state machine this file keeps, is reported as a PushStatus, with
+// `reconnected` once every followed channel is live again after an outage, so the caller can
+// catch up over REST on what it may have missed.
 //
 // An outage is anything that ends being live, whatever its cause: the transport failing (a request
 // errs, a WebSocket closes), or the service forgetting this client while every request succeeds
@@ -20,24 +21,14 @@
 import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import faye from 'faye'
 import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
-import type { ConversationId, Message, PushStatus } from '../../shared/domain'
-import type { WireMessage } from '../api/decoders'
+import type { PushStatus } from '../../shared/domain'
 import type { ServiceConfig } from '../api/service-config'
-import { chatId } from '../../shared/conversation-id'
-import { conversationIdOf, toMessage } from '../api/to-domain'
 import type { Log } from '../log/log'
-import { conversationOfChannel } from './channels'
-import { decodePushData, type WireMembershipGroup, type WireReaction } from './push-events'
+import { backOffScheduler } from './back-off'
+import { deliveryEvent, type DeliveryEvents } from './delivery-events'
 import { TypedEmitter } from '../../shared/typed-emitter'
 
-export interface MessageEvent {
-  channel: string
-  message: Message
-  /** The decoded wire message, for what the domain model leaves out (reactions, events, …). */
-  wire: WireMessage
-}
-
-export interface PushEvents {
+export interface PushEvents extends DeliveryEvents {
   status: PushStatus
   /**
    * The connection is back after an outage and every followed channel is subscribed again: once
@@ -46,14 +37,6 @@ export interface PushEvents {
    * longer followed; the status returns to 'connected' with the channels that did re-subscribe.
    */
   reconnected: undefined
-  lineCreated: MessageEvent & { alert: string | null }
-  directMessageCreated: MessageEvent & { alert: string | null }
-  membershipCreated: { channel: string; group: WireMembershipGroup; alert: string | null }
-  favorite: MessageEvent & { reactions: WireReaction[]; actorId: string | null }
-  messageDeleted: MessageEvent
-  messageUpdated: MessageEvent
-  /** `startedAt` is Unix milliseconds. */
-  typing: { channel: string; conversationId: ConversationId | null; userId: string; startedAt: number }
   /** The service refused a subscription (bad token, forbidden channel, …), also when re-made after an outage; it is not retried. */
   subscriptionRefused: { channel: string; error: PushSubscriptionError }
 }
@@ -147,7 +130,7 @@ export class PushConnection {
       // separately configured WebSocket address is handed over in http form (§1: never derived).
       endpoints: { websocket: this.#deps.config.pushWsUrl.replace(/^ws(s?):/, 'http$1:') },
       retry: this.#deps.retrySeconds ?? 1,
-      scheduler: backoffScheduler(this.#deps.retrySeconds ?? 1, this.#deps.maxRetrySeconds ?? 30, () => this.#closed)
+      scheduler: backOffScheduler({ initialSeconds: this.#deps.retrySeconds ?? 1, maxSeconds: this.#deps.maxRetrySeconds ?? 30 }, () => this.#closed)
     })
     if (this.#deps.longPollingOnly === true) client.disable('websocket')
     client.addExtension(this.#extension)
@@ -380,55 +363,16 @@ export class PushConnection {
 
   #deliver(channel: string, data: unknown): void {
     if (deliveries.hasSubscribers) deliveries.publish({ channel, data })
-    const decoded = decodePushData(data)
-    if (!decoded.ok) {
-      this.#deps.log.warn(`push: skipped an unreadable delivery on ${channel}`, decoded.error)
+    const delivered = deliveryEvent(channel, data)
+    if (delivered.event !== null) {
+      this.#events.emit(delivered.event, delivered.payload)
       return
     }
-    const event = decoded.event
-    switch (event.type) {
-      case 'line.create':
-      case 'direct_message.create':
-      case 'message.deleted':
-      case 'message.update':
-      case 'favorite': {
-        const conversationId = conversationOfMessage(channel, event.message)
-        if (conversationId === null) {
-          this.#deps.log.warn(`push: skipped a ${event.type} on ${channel} that names no conversation`)
-          return
-        }
-        const base: MessageEvent = { channel, message: toMessage(event.message, conversationId), wire: event.message }
-        if (event.type === 'line.create') this.#events.emit('lineCreated', { ...base, alert: event.alert })
-        else if (event.type === 'direct_message.create') this.#events.emit('directMessageCreated', { ...base, alert: event.alert })
-        else if (event.type === 'message.deleted') this.#events.emit('messageDeleted', base)
-        else if (event.type === 'message.update') this.#events.emit('messageUpdated', base)
-        else this.#events.emit('favorite', { ...base, reactions: event.reactions, actorId: event.actorId })
-        return
-      }
-      case 'membership.create':
-        this.#events.emit('membershipCreated', { channel, group: event.group, alert: event.alert })
-        return
-      case 'typing':
-        this.#events.emit('typing', { channel, conversationId: conversationOfChannel(channel), userId: event.userId, startedAt: event.startedAt })
-        return
-      case 'ping':
-        return
-      case 'unknown':
-        this.#deps.log.info(`push: ignored a ${event.rawType ?? 'typeless'} delivery on ${channel}`)
-        return
-    }
+    const note = delivered.note
+    if (note === null) return
+    if ('details' in note) this.#deps.log[note.level](note.text, note.details)
+    else this.#deps.log[note.level](note.text)
   }
-}
-
-/** The conversation a pushed message belongs to: as it says, else as its channel says, else its two parties. */
-function conversationOfMessage(channel: string, wire: WireMessage): ConversationId | null {
-  const own = conversationIdOf(wire)
-  if (own !== null) return own
-  const fromChannel = conversationOfChannel(channel)
-  if (fromChannel !== null) return fromChannel
-  const sender = wire.sender_id ?? wire.user_id
-  if (wire.recipient_id !== null && sender !== null && sender !== 'system') return chatId(sender, wire.recipient_id)
-  return null
 }
 
 /** `401::Unknown client` as the service writes it, or `401:<clientId>:Unknown client` as stock faye does. */
@@ -440,58 +384,4 @@ function parseBayeuxError(error: string | undefined): { code: number | null; rea
   const match = BAYEUX_ERROR.exec(error ?? '')
   if (match === null) return { code: null, reason: error ?? 'refused' }
   return { code: match[1] === undefined ? null : Number(match[1]), reason: match[2] ?? '' }
-}
-
-function channelOf(message: unknown): unknown {
-  return typeof message === 'object' && message !== null && 'channel' in message ? message.channel : undefined
-}
-
-interface SchedulerOptions {
-  timeout: number
-  interval: number
-  attempts?: number
-  deadline?: number
-}
-
-/**
- * faye's retry policy (its documented `scheduler` option): the same bookkeeping as its own, but
- * with an exponential backoff instead of a fixed interval, and nothing delivered once closed.
- */
-function backoffScheduler(initialSeconds: number, maxSeconds: number, isClosed: () => boolean) {
-  return class BackoffScheduler {
-    readonly message: unknown
-    readonly options: SchedulerOptions
-    attempts = 0
-
-    constructor(message: unknown, options: SchedulerOptions) {
-      this.message = message
-      this.options = options
-    }
-
-    getTimeout(): number {
-      return this.options.timeout
-    }
-
-    getInterval(): number {
-      return Math.min(maxSeconds, initialSeconds * 2 ** Math.max(0, this.attempts - 1))
-    }
-
-    isDeliverable(): boolean {
-      // Once closed, only the goodbye goes out, and only once.
-      if (isClosed() && (this.attempts > 0 || channelOf(this.message) !== '/meta/disconnect')) return false
-      if (this.options.attempts !== undefined && this.attempts >= this.options.attempts) return false
-      if (this.options.deadline !== undefined && Date.now() > this.options.deadline) return false
-      return true
-    }
-
-    send(): void {
-      this.attempts += 1
-    }
-
-    succeed(): void {}
-
-    fail(): void {}
-
-    abort(): void {}
-  }
 }
