@@ -88,4 +88,20 @@ describe('polls and typing, two people', () => {
     await typingStatus(ada).filter({ hasText: /^Grace.* is typing…$/ }).waitFor()
     expect(world.pageErrors).toEqual([])
   })
+
+  it('shows Ada typing her next message as soon as she starts it, right after sending one', async () => {
+    // Grace counts Ada as stopped once her message lands, so Ada's next keystrokes must say so
+    // again at once, however recently she last said it (well inside 5 s, here).
+    const composer = ada.getByRole('textbox', { name: 'Message' })
+    await composer.pressSequentially('Bring water')
+    await typingStatus(grace).filter({ hasText: /^Ada.* is typing…$/ }).waitFor({ timeout: 3_000 })
+    await composer.press('Enter')
+    await grace.getByRole('list', { name: 'Messages' }).getByText('Bring water').waitFor()
+    await expect.poll(() => typingStatus(grace).count(), { timeout: 2_000 }).toBe(0)
+
+    // A few keystrokes, then none: nothing later could say that she is typing but these.
+    await composer.pressSequentially('ok')
+    await typingStatus(grace).filter({ hasText: /^Ada.* is typing…$/ }).waitFor({ timeout: 3_000 })
+    expect(world.pageErrors).toEqual([])
+  })
 })

@@ -1,5 +1,6 @@
 // Main's core against the real local service for polls (PL1–PL6), typing both ways over push, and
 // the names system messages carry.
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
 import { getGroup } from '../../src/main/api/groups'
@@ -167,6 +168,20 @@ describe('typing', () => {
     // Grace's second keystroke within 5 s went nowhere: Alan has heard her once, and she never hears herself.
     expect(alanApp.events.all('typing:received')).toHaveLength(1)
     expect(graceApp.events.all('typing:received').map((t) => t.name)).toEqual(['Alan'])
+  })
+
+  it("tells them again at the first keystroke after the typist's message lands, which stopped their typing", async () => {
+    const { groupId, graceApp, alanApp } = await twoInAGroup()
+    await graceApp.call('typing:typed', { conversationId: groupId })
+    await alanApp.events.waitFor('typing:received')
+    await graceApp.call('messages:send', { conversationId: groupId, text: 'On my way', clientId: randomUUID() })
+    await graceApp.events.waitFor('messages:received', (message) => message.text === 'On my way')
+    await alanApp.events.waitFor('messages:received', (message) => message.text === 'On my way')
+
+    // Well inside 5 s of the first: before the message, this keystroke would have gone nowhere.
+    await graceApp.call('typing:typed', { conversationId: groupId })
+    await alanApp.events.waitFor('typing:received', () => true, 3_000, 1)
+    expect(alanApp.events.all('typing:received')).toHaveLength(2)
   })
 })
 

@@ -271,7 +271,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     openConversationId: () => opened.id,
     refreshConversations
   })
-  flow.on('arrived', ({ message }) => outbox.arrived(message))
+  flow.on('arrived', ({ message }) => {
+    outbox.arrived(message)
+    // The others count the user stopped typing once their message lands: the next keystroke must say so again.
+    if (message.senderId === session.me?.id) typing.messageLanded(message.conversationId)
+  })
   flow.on('changed', (change) => {
     // The renderer updates a message of its own doing from the answer it asked for.
     if (change.kind === 'replaced') events.emit('messages:updated', change.message)
