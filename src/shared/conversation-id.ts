@@ -1,6 +1,10 @@
 // A conversation is named by its group id, or for a direct-message chat by `"<lo>+<hi>"`: the two
 // user ids, smaller number first (docs/protocol.md §2.1).
-import type { ConversationId, ConversationKind } from './domain'
+
+/** A group id, or a chat id `"<lo>+<hi>"` for a direct-message conversation. */
+export type ConversationId = string
+
+export type ConversationKind = 'group' | 'dm'
 
 export function conversationKind(id: ConversationId): ConversationKind {
   return id.includes('+') ? 'dm' : 'group'

@@ -1,6 +1,6 @@
 // Which group actions the service would accept from the user (docs/protocol.md §2.6), so the view
 // offers only those. The service still decides: these only keep refused controls off the screen.
-import type { GroupRole, GroupType } from './domain'
+import type { GroupRole, GroupType } from './conversations'
 
 const isAdmin = (role: GroupRole): boolean => role === 'admin' || role === 'owner'
 

@@ -1,8 +1,9 @@
 // Groups as the user manages them (docs/protocol.md §7, §9): their settings, their members, the
 // requests to join them, and the groups the user has left.
-import type { Conversation, ConversationId, DeletionActor, GroupRole, GroupType } from './domain'
+import type { ConversationId } from './conversation-id'
+import type { Conversation, DeletionActor, GroupRole, GroupType } from './conversations'
 
-export type { GroupType } from './domain'
+export type { GroupType } from './conversations'
 
 export const GROUP_TYPES: readonly GroupType[] = ['private', 'closed', 'announcement']
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Conversation, Message } from './domain'
+import type { Conversation } from './conversations'
+import type { Message } from './messages'
 import { canDelete, canEdit, canReactOrPin, EDIT_WINDOW_SECONDS } from './message-permissions'
 
 const SENT_AT = 1_700_000_000

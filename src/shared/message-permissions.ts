@@ -1,6 +1,7 @@
 // Which actions the service would accept on a message (docs/protocol.md §10, §12), so the view
 // offers only those. The service still decides: these only keep refused buttons off the screen.
-import type { Conversation, DeletionActor, Message } from './domain'
+import type { Conversation, DeletionActor } from './conversations'
+import type { Message } from './messages'
 
 /** MS4 and C4 accept an edit up to 15 minutes after the message was sent. */
 export const EDIT_WINDOW_SECONDS = 15 * 60

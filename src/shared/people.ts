@@ -1,5 +1,5 @@
 // People the user meets: profiles, contacts and blocks (docs/protocol.md §4–§6).
-import type { ConversationId } from './domain'
+import type { ConversationId } from './conversation-id'
 
 /** Someone to pick: in a contact list, a group's member list, or a search. */
 export interface Person {

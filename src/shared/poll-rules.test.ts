@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { NewPoll } from './domain'
+import type { NewPoll } from './polls'
 import { pollProblem } from './poll-rules'
 
 const NOW = 1_750_000_000

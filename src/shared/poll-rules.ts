@@ -1,6 +1,6 @@
 // What PL1 accepts (docs/protocol.md §13), checked where the user types it and again in main, so a
 // poll the service would refuse is stopped with a reason the user can act on.
-import type { NewPoll } from './domain'
+import type { NewPoll } from './polls'
 
 export const MIN_POLL_OPTIONS = 2
 export const MAX_POLL_OPTIONS = 10

@@ -1,29 +1,14 @@
 // The one contract between the renderer and main. Every channel is named here and nowhere else;
 // both transports (Electron IPC and browser mode's WebSocket) carry exactly these.
-import type {
-  ConfirmCodeResult,
-  Conversation,
-  ConversationId,
-  DesktopState,
-  ImageAttachment,
-  UploadProgress,
-  Message,
-  MessagePage,
-  MostLiked,
-  MuteDuration,
-  OpenedConversation,
-  PendingMessage,
-  PresenceStatus,
-  PushStatus,
-  Reaction,
-  ReactionEmoji,
-  SessionState,
-  SettingsChanges,
-  SignInResult
-} from './domain'
+import type { ConversationId } from './conversation-id'
+import type { Conversation, OpenedConversation, Typist } from './conversations'
+import type { ImageAttachment, UploadProgress, Message, MessagePage, MostLiked, PendingMessage, Reaction, ReactionEmoji } from './messages'
+import type { ConfirmCodeResult, PushStatus, SessionState, SignInResult } from './session'
+import type { DesktopState, MuteDuration, PresenceStatus } from './attention'
+import type { SettingsChanges } from './settings'
 import type { ImageContentType } from './image-files'
 
-import type { NewPoll, Poll, PollPage, Typist } from './domain'
+import type { NewPoll, Poll, PollPage } from './polls'
 import type {
   AddMembersResult,
   FormerGroup,

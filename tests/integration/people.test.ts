@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
 import { chatId } from '../../src/shared/conversation-id'
-import type { Conversation } from '../../src/shared/domain'
+import type { Conversation } from '../../src/shared/conversations'
 import type { ContactCard } from '../../src/shared/people'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 

@@ -12,7 +12,7 @@ import type {
   StatusDisplay,
   TokenVault
 } from '../../src/main/core/ports'
-import type { DesktopState } from '../../src/shared/domain'
+import type { DesktopState } from '../../src/shared/attention'
 import type { Log } from '../../src/main/log/log'
 import { issuerOf, type IssuedToken, type TokenIssuer } from '../../src/shared/token-issuer'
 import { localServiceConfig } from '../../src/main/api/service-config'

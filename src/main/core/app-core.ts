@@ -3,7 +3,10 @@
 // to the renderer over their own transport. This file only wires the parts together: each
 // feature's handlers live in a module of their own, and every message goes by the message flow.
 import { randomUUID } from 'node:crypto'
-import type { Conversation, ConversationId, DesktopState, Me, PushStatus } from '../../shared/domain'
+import type { DesktopState } from '../../shared/attention'
+import type { ConversationId } from '../../shared/conversation-id'
+import type { Conversation } from '../../shared/conversations'
+import type { Me, PushStatus } from '../../shared/session'
 import type { InvokeHandlers } from '../../shared/window-api'
 import { conversationKind, otherParticipant } from '../../shared/conversation-id'
 import { pictureOrigins } from '../../shared/picture-origins'

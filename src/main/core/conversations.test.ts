@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Conversation, ConversationId, Message, PendingMessage } from '../../shared/domain'
+import type { ConversationId } from '../../shared/conversation-id'
+import type { Conversation } from '../../shared/conversations'
+import type { Message, PendingMessage } from '../../shared/messages'
 import type { Person } from '../../shared/people'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import { Conversations, UNREAD_COUNT_CAP } from './conversations'

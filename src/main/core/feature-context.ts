@@ -1,6 +1,8 @@
 // What core's feature modules get from the app around them: the service, the conversation list,
 // and the signed-in user. app-core builds one; each feature adds its handlers.
-import type { Conversation, ConversationId, Me } from '../../shared/domain'
+import type { ConversationId } from '../../shared/conversation-id'
+import type { Conversation } from '../../shared/conversations'
+import type { Me } from '../../shared/session'
 import type { Log } from '../log/log'
 import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'

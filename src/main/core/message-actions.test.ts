@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Conversation, LikePeriod, Message, Reaction } from '../../shared/domain'
+import type { Conversation } from '../../shared/conversations'
+import type { LikePeriod, Message, Reaction } from '../../shared/messages'
 import type { ErrorCode } from '../../shared/window-api'
 import { AppError } from './app-error'
 import { userMessageFor } from './failures'

@@ -10,7 +10,9 @@
 // Filtered at the page's edge, not where the service's answers are read: what core keeps (the list,
 // the timelines, the outbox) stays as the service said it, and each answer is judged by the origins
 // in force when it leaves, so a Save in Settings ▸ Service counts from the next answer on.
-import type { Attachment, Conversation, Me, Message, MessagePage, MostLiked, OpenedConversation, SessionState } from '../../shared/domain'
+import type { Conversation, OpenedConversation } from '../../shared/conversations'
+import type { Attachment, Message, MessagePage, MostLiked } from '../../shared/messages'
+import type { Me, SessionState } from '../../shared/session'
 import type { GroupDetails, JoinOutcome } from '../../shared/groups'
 import {
   INVOKE_CHANNELS,

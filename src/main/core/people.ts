@@ -1,5 +1,5 @@
 // People: profiles, contacts, blocks, and starting a direct conversation (docs/protocol.md §4–§6, §11).
-import type { Conversation } from '../../shared/domain'
+import type { Conversation } from '../../shared/conversations'
 import { chatId } from '../../shared/conversation-id'
 import type { ErrorCode, InvokeHandlers } from '../../shared/window-api'
 import type { Contact, Person, Profile } from '../../shared/people'

@@ -2,24 +2,12 @@
 // it runs on. The composition roots (`src/main/index.ts` for Electron, `browser/app.ts` for
 // browser mode) build the real ones: the service connection in `service/`, the platform adapters
 // in `desktop/` or `browser/`. Tests pass in-memory fakes. Core imports none of those folders.
-import type {
-  Conversation,
-  ConversationId,
-  DesktopState,
-  LikePeriod,
-  Me,
-  Message,
-  Mute,
-  PendingMessage,
-  PresenceStatus,
-  NewPoll,
-  Poll,
-  PollPage,
-  Typist,
-  PushStatus,
-  Reaction,
-  SendableAttachment
-} from '../../shared/domain'
+import type { ConversationId } from '../../shared/conversation-id'
+import type { Conversation, Typist } from '../../shared/conversations'
+import type { LikePeriod, Message, PendingMessage, Reaction, SendableAttachment } from '../../shared/messages'
+import type { NewPoll, Poll, PollPage } from '../../shared/polls'
+import type { Me, PushStatus } from '../../shared/session'
+import type { DesktopState, Mute, PresenceStatus } from '../../shared/attention'
 import type { ImageContentType } from '../../shared/image-files'
 import type { Contact, ContactCard, Person, Profile } from '../../shared/people'
 import type { Account, SignedInApp } from '../../shared/account'

@@ -1,7 +1,7 @@
 // The user's own profile (U1, U2) and password (P1). A profile saved is the signed-in user's new
 // name and avatar at once; a password changed ends every session of the account, this one too.
 import type { Account, ProfileChanges, ProfileField, SaveProfileResult } from '../../shared/account'
-import type { Me } from '../../shared/domain'
+import type { Me } from '../../shared/session'
 import { newPasswordProblem, PROFILE_REFUSALS, profileProblems } from '../../shared/profile-rules'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'

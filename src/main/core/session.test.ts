@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TextRoute } from '../../shared/account'
-import type { Me, SessionState } from '../../shared/domain'
+import type { Me, SessionState } from '../../shared/session'
 import type { ErrorCode } from '../../shared/window-api'
 import type { IssuedToken, TokenIssuer } from '../../shared/token-issuer'
 import { issuerAt, MemoryPreferences, MemoryVault, TEST_ISSUER } from '../../../tests/support/memory-platform'

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type { TextRoute } from '../../shared/account'
 import { isIssuedBy, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
-import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/domain'
+import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/session'
 import type { ErrorCode } from '../../shared/window-api'
 import { AppError } from './app-error'
 import { errorCodeOf, toIpcError, userMessageFor } from './failures'

@@ -2,7 +2,7 @@
 // outage while asking whether this app survived its own sign-out.
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { SignedInApp } from '../../shared/account'
-import type { Me } from '../../shared/domain'
+import type { Me } from '../../shared/session'
 import type { ErrorCode } from '../../shared/window-api'
 import { SIGNED_OUT_HERE_NOTICE, SignedInApps } from './signed-in-apps'
 import { failure } from './testing/memory-service'

@@ -3,7 +3,7 @@
 // whole flow against the real service.
 import { describe, expect, it } from 'vitest'
 import type { Account, SignedInApp } from '../../shared/account'
-import type { Me } from '../../shared/domain'
+import type { Me } from '../../shared/session'
 import type { ErrorCode } from '../../shared/window-api'
 import type { IssuedToken } from '../../shared/token-issuer'
 import { issuedToken, quietLog } from '../../../tests/support/memory-platform'

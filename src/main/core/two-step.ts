@@ -3,7 +3,7 @@
 // phone recorded as the channel (M3), and M4, which revokes every token of the account and issues
 // the one that replaces them. The verification's id stays here: the renderer only sees the hint.
 import type { Account, TwoStepConfirmation } from '../../shared/account'
-import type { Me } from '../../shared/domain'
+import type { Me } from '../../shared/session'
 import type { Log } from '../log/log'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'

@@ -1,6 +1,6 @@
 // The tray offers Sign out only while someone is signed in. It learns so from the session events
 // core sends the window, read on their way past rather than asked of core a second way.
-import type { SessionState } from '../../shared/domain'
+import type { SessionState } from '../../shared/session'
 import type { EventContract, EventName } from '../../shared/window-api'
 import type { EventSink } from '../core/ports'
 

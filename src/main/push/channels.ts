@@ -1,6 +1,5 @@
 // Push channel names (docs/protocol.md §14.2).
-import { conversationKind } from '../../shared/conversation-id'
-import type { ConversationId } from '../../shared/domain'
+import { conversationKind, type ConversationId } from '../../shared/conversation-id'
 
 export function userChannel(userId: string): string {
   return `/user/${userId}`

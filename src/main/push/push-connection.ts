@@ -21,7 +21,7 @@
 import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import faye from 'faye'
 import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
-import type { PushStatus } from '../../shared/domain'
+import type { PushStatus } from '../../shared/session'
 import type { ServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
 import { backOffScheduler } from './back-off'

@@ -1,7 +1,8 @@
 // Groups and members as core asks for them (core/ports.ts GroupService), in the app's shapes. The
 // few answers that are not plain refusals are read here: MB3's 503 (not ready yet) and G10's
 // per-item statuses.
-import type { Conversation, ConversationId } from '../../shared/domain'
+import type { ConversationId } from '../../shared/conversation-id'
+import type { Conversation } from '../../shared/conversations'
 import type { GroupChanges, GroupDetails } from '../../shared/groups'
 import { canManage } from '../../shared/group-rules'
 import { ApiError } from '../api/api-error'

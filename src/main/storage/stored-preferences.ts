@@ -12,7 +12,7 @@ export interface KeyValueStore {
 
 const muteSchema = z.object({ until: z.number().nullable() })
 
-/** What an unsent message carries (shared/domain.ts's SendableAttachment): pictures already uploaded, places, emoji. */
+/** What an unsent message carries (shared/messages.ts's SendableAttachment): pictures already uploaded, places, emoji. */
 const sendableAttachmentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('image'), url: z.string() }),
   z.object({ type: z.literal('location'), lat: z.string(), lng: z.string(), name: z.string() }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/domain'
+import type { Message } from '../../shared/messages'
 import type { EventName } from '../../shared/window-api'
 import { EventQueue, MAX_HELD_MESSAGES } from './event-queue'
 

@@ -1,7 +1,7 @@
 // Every payload the renderer sends is parsed here before any handler sees it: the renderer is
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
-import { REACTION_EMOJI } from '../../shared/domain'
+import { REACTION_EMOJI } from '../../shared/messages'
 import type { InvokeChannel, InvokeRequest } from '../../shared/window-api'
 import {
   MAX_ACCOUNT_NAME,

@@ -1,4 +1,4 @@
-import type { Message } from '../../../shared/domain'
+import type { Message } from '../../../shared/messages'
 import { compareIds } from '../../../shared/conversation-id'
 
 /**

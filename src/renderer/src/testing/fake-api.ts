@@ -1,7 +1,10 @@
 // A stand-in for `window.api` in component tests: records every call, answers from a script the
 // test sets up, and lets the test play main's part by emitting events.
 import type { Account } from '../../../shared/account'
-import { DEFAULT_SETTINGS, type Conversation, type DesktopState, type Message, type PendingMessage } from '../../../shared/domain'
+import type { Conversation } from '../../../shared/conversations'
+import type { Message, PendingMessage } from '../../../shared/messages'
+import type { DesktopState } from '../../../shared/attention'
+import { DEFAULT_SETTINGS } from '../../../shared/settings'
 import type {
   Api,
   ErrorCode,

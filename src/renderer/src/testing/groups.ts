@@ -1,5 +1,5 @@
 // Groups as main would answer them, for the component tests of features/groups.
-import type { GroupRole, GroupType } from '../../../shared/domain'
+import type { GroupRole, GroupType } from '../../../shared/conversations'
 import type { GroupDetails, Member } from '../../../shared/groups'
 import { conversation, FakeApi, me } from './fake-api'
 

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Message } from '../../../../shared/domain'
+import type { Message } from '../../../../shared/messages'
 import { MAX_ROWS, STEP_ROWS } from '../../lib/history-window'
 import { me, message } from '../../testing/fake-api'
 import { layOutHistory, VIEWPORT_HEIGHT } from '../../testing/history-layout'

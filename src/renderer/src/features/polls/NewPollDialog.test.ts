@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
-import type { NewPoll } from '../../../../shared/domain'
+import type { NewPoll } from '../../../../shared/polls'
 import { IpcCallError } from '../../lib/main-process'
 import NewPollDialog from './NewPollDialog.svelte'
 

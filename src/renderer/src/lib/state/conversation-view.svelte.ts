@@ -1,7 +1,9 @@
 // The open conversation: its history, older pages on demand, live arrivals and the user's own
 // messages that main has not yet had accepted (the outbox).
-import type { Conversation, ConversationId, ImageAttachment, Message, MuteDuration, PendingMessage } from '../../../../shared/domain'
-import { compareIds } from '../../../../shared/conversation-id'
+import { type ConversationId, compareIds } from '../../../../shared/conversation-id'
+import type { Conversation } from '../../../../shared/conversations'
+import type { ImageAttachment, Message, PendingMessage } from '../../../../shared/messages'
+import type { MuteDuration } from '../../../../shared/attention'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../main-process'
 import { mergeMessages, withArrival } from '../merge-messages'

@@ -1,5 +1,6 @@
 // The sidebar's list: every conversation, groups and direct messages together, newest activity first.
-import type { Conversation, ConversationId } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/conversation-id'
+import type { Conversation } from '../../../../shared/conversations'
 import { call, messageOf } from '../main-process'
 import { keepUnchanged } from '../keep-unchanged'
 

@@ -1,5 +1,6 @@
 // The groups the user left (G2), latest first, and going back into one (G9).
-import type { Conversation, ConversationId } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/conversation-id'
+import type { Conversation } from '../../../../shared/conversations'
 import type { FormerGroup } from '../../../../shared/groups'
 import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'

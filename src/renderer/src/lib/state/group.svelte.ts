@@ -3,7 +3,7 @@
 // shows only once the service has agreed to it: a refusal leaves the screen as it was, with why.
 import { canManage, canSeeRoster } from '../../../../shared/group-rules'
 import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '../../../../shared/groups'
-import type { ConversationId } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/conversation-id'
 import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 

@@ -1,6 +1,6 @@
 // Starting a direct message: whom the user may write to (their contacts and the members of their
 // groups), whom they chose, and the chat main starts with them (kept unlisted until its first message).
-import type { Conversation } from '../../../../shared/domain'
+import type { Conversation } from '../../../../shared/conversations'
 import type { Person } from '../../../../shared/people'
 import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'

@@ -1,7 +1,8 @@
 // One poll as its message shows it. Votes push nothing (§14.5), so while the poll is open and on
 // screen its results are fetched again every few seconds; its end arrives as a `poll.finished`
 // system message, and its expiry is also watched here in case that message is late.
-import type { ConversationId, Poll } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/conversation-id'
+import type { Poll } from '../../../../shared/polls'
 import { call, listen, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 

@@ -1,5 +1,6 @@
 // The Polls panel of a group: PL6's pages, ten polls each, newest first.
-import type { ConversationId, Poll } from '../../../../shared/domain'
+import type { ConversationId } from '../../../../shared/conversation-id'
+import type { Poll } from '../../../../shared/polls'
 import { call, messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 

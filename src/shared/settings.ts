@@ -1,0 +1,32 @@
+// The app's own settings on this device, as Settings shows them (where the service is lives in
+// service-settings.ts).
+
+export type AutoAwayMinutes = 0 | 5 | 10 | 30
+export type ThemeChoice = 'system' | 'light' | 'dark'
+
+export interface Settings {
+  desktopNotifications: boolean
+  sound: boolean
+  /** Off: notifications say who wrote, not what ("New message from Grace"). */
+  showMessageText: boolean
+  /** Minutes without input before the status turns Away by itself; 0 never does. */
+  autoAwayMinutes: AutoAwayMinutes
+  /** Closing the window leaves the app running in the tray (where there is one). */
+  keepRunningInTray: boolean
+  startAtLogin: boolean
+  theme: ThemeChoice
+}
+
+/** What a new install starts from; main reads stored settings over these (core/settings.ts). */
+export const DEFAULT_SETTINGS: Settings = {
+  desktopNotifications: true,
+  sound: true,
+  showMessageText: true,
+  autoAwayMinutes: 10,
+  keepRunningInTray: true,
+  startAtLogin: false,
+  theme: 'system'
+}
+
+/** Some settings to change; the others stay as they are. */
+export type SettingsChanges = { [K in keyof Settings]?: Settings[K] | undefined }
