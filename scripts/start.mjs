@@ -10,13 +10,14 @@ import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
-import { tsImport } from 'tsx/esm/api'
-import { ensureRendererBuilt, exited, root, runTypeScript } from './web.mjs'
+import { pathToFileURL } from 'node:url'
+import { builtDataDir, ensureBuilt, ensureHostBuilt, exited, root, runBuiltHost, runTypeScript } from './web.mjs'
 
 const PREFERRED_SERVICE_PORT = 8080
 
-// Where the data lives is decided once, in TypeScript, for this script and browser mode alike.
-const { userDataDir, browserModeDir } = await tsImport('../src/main/storage/data-dir.ts', import.meta.url)
+// Where the data lives is decided once, for this script and browser mode alike, by the built host's code.
+ensureHostBuilt()
+const { userDataDir, browserModeDir } = await import(pathToFileURL(builtDataDir).href)
 
 function portIsFree(port) {
   return new Promise((resolvePort) => {
@@ -110,8 +111,8 @@ async function main() {
     }
     app = spawn(electron, ['.'], { cwd: root, stdio: 'inherit', env: environment, detached: process.platform !== 'win32' })
   } else {
-    ensureRendererBuilt()
-    app = runTypeScript('src/main/browser/cli.ts', ['--service-origin', service.origin, '--data-dir', browserModeDir(dataDir)], {
+    ensureBuilt()
+    app = runBuiltHost(['--service-origin', service.origin, '--data-dir', browserModeDir(dataDir)], {
       env: environment
     })
     console.log('Desktop shell: the Electron binary is not installed here. Run `node node_modules/electron/install.js` (needs internet), then `npm start` again.')

@@ -1,5 +1,6 @@
 // Runs every test the README promises and closes with the one line CI reads: `N passed, N failed, N skipped`.
-// The renderer is built first because the end-to-end tests serve the built app to Chromium.
+// The app is built first (`npm run build`): the end-to-end tests serve the built renderer to
+// Chromium, and a test starts browser mode's built host.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 
@@ -14,7 +15,7 @@ function run(command, args) {
 mkdirSync('.test-results', { recursive: true })
 rmSync(resultsFile, { force: true })
 
-if (run('npx', ['electron-vite', 'build']) !== 0) {
+if (run('npm', ['run', 'build']) !== 0) {
   console.log('0 passed, 1 failed')
   process.exit(1)
 }

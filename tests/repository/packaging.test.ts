@@ -137,3 +137,32 @@ describe('the packaged app and its environment', () => {
     expect(compositionRoot).toContain('const environment = serviceEnvironment(process.env, app.isPackaged)')
   })
 })
+
+describe('what the package takes from out/', () => {
+  interface FileFilter {
+    (file: string, stat: { isDirectory(): boolean }): boolean
+  }
+  /** electron-builder's own filter for the `files` patterns, as it applies them when it packages. */
+  function packagedFilter(): FileFilter {
+    const fromRoot = createRequire(resolve(repositoryRoot, 'package.json'))
+    const fromElectronBuilder = createRequire(fromRoot.resolve('electron-builder/package.json'))
+    const { FileMatcher } = fromElectronBuilder('app-builder-lib/out/fileMatcher.js') as {
+      FileMatcher: new (from: string, to: string, expand: (pattern: string) => string, patterns: unknown) => { createFilter(): FileFilter }
+    }
+    const files = isPlainObject(config) ? config.files : undefined
+    return new FileMatcher(repositoryRoot, '.', (pattern) => pattern, files).createFilter()
+  }
+  const aFile = { isDirectory: () => false }
+  const packaged = (path: string): boolean => packagedFilter()(resolve(repositoryRoot, path), aFile)
+
+  it("takes Electron's main, preload and renderer, without source maps", () => {
+    expect(['out/main/index.js', 'out/main/chunks/core-1a2b.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-1a2b.js'].filter(packaged)).toHaveLength(5)
+    expect(packaged('out/main/index.js.map')).toBe(false)
+  })
+
+  it("leaves out browser mode's host, which the desktop app never runs", async () => {
+    const { default: browserHostBuild } = await import('../../vite.browser.config')
+    expect(browserHostBuild.build?.outDir).toBe('out/browser')
+    expect(['out/browser/cli.js', 'out/browser/data-dir.js', 'out/browser/chunks/app-1a2b.js'].filter(packaged)).toEqual([])
+  })
+})

@@ -11,6 +11,12 @@ import { createConsoleLog } from '../log/console-log'
 import { startBrowserApp } from './app'
 import { defaultDataDir } from '../storage/data-dir'
 
+// Built, this file is out/browser/cli.js and the renderer is out/renderer beside it; run from
+// source (as tests of the host do), it is src/main/browser/cli.ts, three folders below the root.
+const DEFAULT_RENDERER_DIR = import.meta.filename.endsWith('.ts')
+  ? join(import.meta.dirname, '../../../out/renderer')
+  : join(import.meta.dirname, '../renderer')
+
 const USAGE = 'Usage: npm run web -- [--data-dir <dir>] [--port <n>] [--service-origin <url>] [--renderer-dir <dir>]'
 
 async function main(): Promise<void> {
@@ -30,7 +36,7 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port ?? '0')
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be a port number, not "${values.port}"`)
-  const rendererDir = resolve(values['renderer-dir'] ?? join(import.meta.dirname, '../../../out/renderer'))
+  const rendererDir = resolve(values['renderer-dir'] ?? DEFAULT_RENDERER_DIR)
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`There is no built renderer in ${rendererDir}. Run \`npm run build\` first (\`npm run web\` does this for you).`)
   }
