@@ -1,23 +1,22 @@
 // `npm start`: the local service with demo data, and the app pointed at it. The Electron window
-// when the Electron binary is installed; otherwise browser mode, with a note on getting the
-// binary. Ctrl+C stops everything.
-//   --data-dir <dir>   where the service's database and the app's browser-mode data live
-//                      (default: the per-user app data folder, e.g. ~/.config/Parley)
+// when the Electron binary is installed; otherwise browser mode, opened in the default browser,
+// with a note on getting the binary. Ctrl+C stops everything.
+//   --data-dir <dir>      where the service's database and the app's browser-mode data live
+//                         (default: the per-user app data folder, e.g. ~/.config/Parley)
+//   --install-electron    where the binary is missing, run Electron's own installer first
+//   --no-open             in browser mode, print the address without opening a browser
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
-import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
-import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { electronBinary, installElectron, missingElectronAdvice } from './electron-shell.mjs'
+import { browserOpener, openInBrowser } from './open-browser.mjs'
 import { builtDataDir, ensureBuilt, ensureHostBuilt, exited, root, runBuiltHost, runTypeScript } from './web.mjs'
 
 const PREFERRED_SERVICE_PORT = 8080
-
-// Where the data lives is decided once, for this script and browser mode alike, by the built host's code.
-ensureHostBuilt()
-const { userDataDir, browserModeDir } = await import(pathToFileURL(builtDataDir).href)
 
 function portIsFree(port) {
   return new Promise((resolvePort) => {
@@ -25,16 +24,6 @@ function portIsFree(port) {
     probe.once('error', () => resolvePort(false))
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolvePort(true)))
   })
-}
-
-/** The Electron binary's path, or null where it was never downloaded (as on machines without GitHub access). */
-function electronBinary() {
-  try {
-    const path = createRequire(import.meta.url)('electron')
-    return typeof path === 'string' && existsSync(path) ? path : null
-  } catch {
-    return null
-  }
 }
 
 const children = []
@@ -89,10 +78,41 @@ async function stop(code) {
 process.on('SIGINT', () => void stop(0))
 process.on('SIGTERM', () => void stop(0))
 
+/**
+ * Browser mode's built host, its output passed through; once it prints the address, opens it in
+ * the default browser unless told not to or there is no display.
+ */
+function startBrowserMode({ serviceOrigin, dataDir, environment, noOpen }) {
+  ensureBuilt()
+  const host = runBuiltHost(['--service-origin', serviceOrigin, '--data-dir', dataDir], { env: environment, stdio: ['ignore', 'pipe', 'inherit'] })
+  createInterface({ input: host.stdout }).on('line', (line) => {
+    console.log(line)
+    const address = /^Open (\S+)$/.exec(line)?.[1]
+    if (address === undefined) return
+    const decision = browserOpener(address, { noOpen })
+    if ('opener' in decision) void openInBrowser(decision.opener)
+    else console.log(`Not opening a browser: ${decision.skip}.`)
+  })
+  return host
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } }, strict: true })
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      'install-electron': { type: 'boolean', default: false },
+      'no-open': { type: 'boolean', default: false }
+    },
+    strict: true
+  })
+  // Where the data lives is decided once, for this script and browser mode alike, by the built host's code.
+  ensureHostBuilt()
+  const { userDataDir, browserModeDir } = await import(pathToFileURL(builtDataDir).href)
   const dataDir = resolve(values['data-dir'] ?? process.env.PARLEY_DATA_DIR ?? userDataDir())
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+
+  let electron = electronBinary()
+  if (electron === null && values['install-electron']) electron = installElectron()
 
   // The service seeds a database once (it records having done so; later runs change nothing) and
   // prints the demo accounts every time, so asking on every run is safe and keeps them in view.
@@ -102,7 +122,6 @@ async function main() {
 
   const environment = { ...process.env, PARLEY_SERVICE_ORIGIN: service.origin }
   if (service.verifyToken !== null) environment.PARLEY_VERIFY_TOKEN = service.verifyToken
-  const electron = electronBinary()
   let app
   if (electron !== null) {
     const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite')
@@ -111,11 +130,8 @@ async function main() {
     }
     app = spawn(electron, ['.'], { cwd: root, stdio: 'inherit', env: environment, detached: process.platform !== 'win32' })
   } else {
-    ensureBuilt()
-    app = runBuiltHost(['--service-origin', service.origin, '--data-dir', browserModeDir(dataDir)], {
-      env: environment
-    })
-    console.log('Desktop shell: the Electron binary is not installed here. Run `node node_modules/electron/install.js` (needs internet), then `npm start` again.')
+    console.log(missingElectronAdvice())
+    app = startBrowserMode({ serviceOrigin: service.origin, dataDir: browserModeDir(dataDir), environment, noOpen: values['no-open'] })
   }
   children.push(app)
   app.once('exit', (code) => void stop(code ?? 0))
