@@ -9,7 +9,7 @@
  * them to bench-results.json at the repository root.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,7 +20,7 @@ import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLongHistory } from './history'
 import { measureLatency } from './latency'
 import { measureMemory } from './memory'
-import { ROOT, startServiceProcess } from './processes'
+import { buildAppProbe, ROOT, startServiceProcess, type BuiltApp } from './processes'
 import { seed } from './seed'
 import { ServiceClient } from './service-client'
 import type { Run } from './session'
@@ -69,23 +69,31 @@ function printTable(figures: Figures, baselines: Partial<Record<FigureKey, strin
 async function main(): Promise<void> {
   for (const part of settings.parts) if (!ALL_PARTS.includes(part)) throw new Error(`BENCH_PARTS: no part "${part}" (${ALL_PARTS.join(', ')})`)
   const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
-  let rendererDir = join(ROOT, 'out', 'renderer')
+  let outDir = join(ROOT, 'out')
   if (!settings.skipBuild) {
     // Into a folder of the run's own: a build of out/ by anyone else during the run cannot pull the
-    // renderer from under the apps, and this one cannot pull it from under theirs.
-    console.log('building the app (electron-vite build)…')
-    const outDir = join(dataRoot, 'out')
-    const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { cwd: ROOT, stdio: 'ignore' })
-    if (build.status !== 0) {
+    // app from under the apps, and this one cannot pull it from under theirs. The same builds as
+    // `npm run build`: electron-vite's, then browser mode's host, which the app processes run.
+    console.log("building the app (electron-vite build, then browser mode's host)…")
+    outDir = join(dataRoot, 'out')
+    // The host leaves its dependencies to node_modules, which Node looks for in the folders above it.
+    symlinkSync(join(ROOT, 'node_modules'), join(dataRoot, 'node_modules'), 'dir')
+    const builds: [string, string[]][] = [
+      ['electron-vite', ['build', '--outDir', outDir]],
+      ['vite', ['build', '--config', 'vite.browser.config.ts', '--outDir', join(outDir, 'browser')]]
+    ]
+    for (const [bin, args] of builds) {
+      if (spawnSync(join(ROOT, 'node_modules', '.bin', bin), args, { cwd: ROOT, stdio: 'ignore' }).status === 0) continue
       rmSync(dataRoot, { recursive: true, force: true })
-      throw new Error('electron-vite build failed')
+      throw new Error(`${bin} ${args.join(' ')} failed`)
     }
-    rendererDir = join(outDir, 'renderer')
   }
+  const app: BuiltApp = { host: join(outDir, 'browser', 'cli.js'), rendererDir: join(outDir, 'renderer'), probe: await buildAppProbe(join(dataRoot, 'probes')) }
+  if (!existsSync(app.host)) throw new Error(`There is no built host at ${app.host}: run \`npm run build\`, or the bench without BENCH_SKIP_BUILD.`)
   const loadBefore = load()
   const service = await startServiceProcess(join(dataRoot, 'service.db'))
   const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
-  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, rendererDir, pageErrors: [], adaSignedIn: false }
+  const run: Run = { service, client: new ServiceClient(service.origin, service.attestationSecret, service.demoAccounts), browser, dataRoot, app, pageErrors: [], adaSignedIn: false }
   const cpu = cpus()
   console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; Node ${process.version}; Chromium ${browser.version()}`)
   console.log(`load average before: ${loadBefore}`)

@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
 import { calibrate, toDriverTime } from './page-probe'
@@ -11,8 +10,6 @@ import { ROOT, startAppProcess } from './processes'
 import { epochNow } from './probes/records'
 import { seededGroupName } from './seed'
 import { openSignedIn, type Run } from './session'
-
-const APP_MODULE = fileURLToPath(new URL('../../src/main/browser/app.ts', import.meta.url))
 
 /** Ada's data directory for the parts that open the seeded conversations. */
 export const ADA_DATA_DIR = 'ada'
@@ -64,13 +61,13 @@ function filesIn(directory: string, prefix = ''): string[] {
 }
 
 /**
- * The floor under a start from source: a Node process, started as the app's is (`--import tsx`),
- * that only imports the browser-mode app's modules; the milliseconds from its spawn until they are
- * loaded.
+ * The floor under a start: a Node process, started as the app's is, that only loads the built
+ * host's modules (`--help` prints the usage once they are loaded, and exits); the milliseconds
+ * from its spawn to its exit.
  */
-async function loadingFloorMs(): Promise<number> {
+async function loadingFloorMs(host: string): Promise<number> {
   const started = epochNow()
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `await import(${JSON.stringify(APP_MODULE)})`], { cwd: ROOT, stdio: 'ignore' })
+  const child = spawn(process.execPath, ['--enable-source-maps', host, '--help'], { cwd: ROOT, stdio: 'ignore' })
   await new Promise((resolve) => child.once('exit', resolve))
   return epochNow() - started
 }
@@ -86,7 +83,7 @@ async function startOnce(run: Run, names: readonly string[]): Promise<ColdStart>
   // The tab is open before the process starts, as a browser already running would be.
   const page: Page = await context.newPage()
   page.on('pageerror', (error) => run.pageErrors.push(error))
-  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin, run.rendererDir)
+  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin, run.app)
   try {
     await page.goto(app.url)
     const readyAt = (await page.evaluate('window.__listReady')) as number
@@ -116,14 +113,14 @@ export async function measureColdStart(run: Run, options: { conversations: numbe
     )
   }
   const floors: number[] = []
-  for (let attempt = 0; attempt < 3; attempt++) floors.push(await loadingFloorMs())
+  for (let attempt = 0; attempt < 3; attempt++) floors.push(await loadingFloorMs(run.app.host))
   const floor = median(floors)
-  console.log(`  floor: a Node process with tsx that only loads the app's modules from source, spawn to exit: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  console.log(`  floor: a Node process that only loads the built host's modules (\`node …/out/browser/cli.js --help\`), spawn to exit: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`)
   const total = median(starts.map((start) => start.totalMs))
   return {
     figures: { cold_start_100_ms: total },
     baselines: {
-      cold_start_100_ms: `process listening ${median(starts.map((start) => start.listeningMs)).toFixed(0)}; node + tsx + the app's modules ${floor.toFixed(0)}`
+      cold_start_100_ms: `process listening ${median(starts.map((start) => start.listeningMs)).toFixed(0)}; node loading the built host ${floor.toFixed(0)}`
     }
   }
 }

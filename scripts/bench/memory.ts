@@ -26,12 +26,9 @@ async function rssAfterGc(pid: number): Promise<number> {
   return residentMb(pid)
 }
 
-/**
- * The floor under the app's figure: a Node process started the same way (`--import tsx`, whose
- * module hooks run on a thread of their own in Node 20) that loads nothing else.
- */
+/** The floor under the app's figure: a bare Node process, as the built host runs in, that loads nothing. */
 async function bareNodeRssMb(): Promise<number> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '-e', 'globalThis.gc(); setInterval(() => {}, 1000)'], { cwd: ROOT, stdio: 'ignore' })
+  const child = spawn(process.execPath, ['--expose-gc', '-e', 'globalThis.gc(); setInterval(() => {}, 1000)'], { cwd: ROOT, stdio: 'ignore' })
   try {
     await sleep(1500)
     if (child.pid === undefined) throw new Error('the bare Node process has no pid')
@@ -55,7 +52,7 @@ export async function measureMemory(run: Run, options: { conversations: number; 
     const rssBefore = await rssAfterGc(app.pid)
     console.log(`memory: Ada's app (freshly started) opens each of the ${names.length} seeded conversations of ${options.messagesPerConversation} messages in turn`)
     const bareRss = await bareNodeRssMb()
-    console.log(`  before: page heap ${heapBefore.toFixed(1)} MB, app process RSS ${rssBefore.toFixed(1)} MB (a bare \`node --import tsx\` process: ${bareRss.toFixed(1)} MB)`)
+    console.log(`  before: page heap ${heapBefore.toFixed(1)} MB, app process RSS ${rssBefore.toFixed(1)} MB (a bare \`node\` process: ${bareRss.toFixed(1)} MB)`)
     const opens: number[] = []
     for (const name of names) {
       opens.push(await timeOpen(page, () => conversation(page, name).click(), seededGroupText(name, options.messagesPerConversation - 1)))
@@ -69,7 +66,7 @@ export async function measureMemory(run: Run, options: { conversations: number; 
       figures: { heap_mb_100x1000: heap, main_rss_mb_100x1000: rss },
       baselines: {
         heap_mb_100x1000: `before the visits ${heapBefore.toFixed(1)}`,
-        main_rss_mb_100x1000: `before the visits ${rssBefore.toFixed(1)}; bare node + tsx ${bareRss.toFixed(1)}`
+        main_rss_mb_100x1000: `before the visits ${rssBefore.toFixed(1)}; bare node ${bareRss.toFixed(1)}`
       }
     }
   } finally {

@@ -1,18 +1,54 @@
 // The processes of a run, each as a user has it: the local service in its own process, and each
-// user's browser-mode app core in its own process, started as `npm run web` starts it
-// (`node --import tsx src/main/browser/cli.ts --data-dir … --service-origin …`). Each loads its
-// probe with `--import`; `collectProbe` asks it for what it recorded.
+// user's browser-mode app core in its own process, started as `npm run web` starts it: the built
+// host with plain Node (`node --enable-source-maps out/browser/cli.js --data-dir … --service-origin …`).
+// Each loads its probe with `--import`; `collectProbe` asks it for what it recorded.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
+import { build } from 'vite'
 import { ServiceProcess } from '../../tests/support/service-process'
 import { epochNow, probeOutputPath, type ProbeRecord } from './probes/records'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const SERVICE_PROBE = fileURLToPath(new URL('./probes/service-probe.ts', import.meta.url))
 const APP_PROBE = fileURLToPath(new URL('./probes/app-probe.ts', import.meta.url))
-const APP_ENTRY = fileURLToPath(new URL('../../src/main/browser/cli.ts', import.meta.url))
+
+/** What each app process runs: browser mode's built host, the renderer it serves, and the app probe. */
+export interface BuiltApp {
+  /** The built host, as `npm run web` runs it (out/browser/cli.js). */
+  host: string
+  rendererDir: string
+  /** The app probe in plain JavaScript (`buildAppProbe`). */
+  probe: string
+}
+
+/**
+ * Builds the app probe to one plain JavaScript file in `outDir`, so that the app's process loads
+ * no tsx, as a user's does not. The probe takes only the diagnostics channels' names from the
+ * app's sources: those modules and the packages count as free of side effects here, so that only
+ * the names (and the channels' lookups by name, which return the app's own) are copied in.
+ */
+export async function buildAppProbe(outDir: string): Promise<string> {
+  const sources = join(ROOT, 'src')
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      ssr: APP_PROBE,
+      outDir,
+      emptyOutDir: false,
+      target: 'node20',
+      rolldownOptions: {
+        output: { format: 'es', entryFileNames: 'app-probe.js' },
+        treeshake: { moduleSideEffects: (id: string, external: boolean) => !external && !id.startsWith(sources) }
+      }
+    }
+  })
+  return join(outDir, 'app-probe.js')
+}
 
 /** The service on a file database with the demo accounts, its probe loaded after tsx. */
 export function startServiceProcess(db: string): Promise<ServiceProcess> {
@@ -33,14 +69,15 @@ export interface AppProcess {
 }
 
 /**
- * One user's app core. `--expose-gc` lets the probe collect garbage before the driver reads the
- * process's resident memory.
+ * One user's app core, started as `npm run web` starts it (scripts/web.mjs's runBuiltHost), plus
+ * its probe. `--expose-gc` lets the probe collect garbage before the driver reads the process's
+ * resident memory.
  */
-export async function startAppProcess(dataDir: string, serviceOrigin: string, rendererDir: string): Promise<AppProcess> {
+export async function startAppProcess(dataDir: string, serviceOrigin: string, app: BuiltApp): Promise<AppProcess> {
   const spawnedAt = epochNow()
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', '--import', APP_PROBE, APP_ENTRY, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', rendererDir],
+    ['--expose-gc', '--enable-source-maps', '--import', app.probe, app.host, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', app.rendererDir],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let errors = ''

@@ -6,7 +6,7 @@ import type { DemoAccount } from '../../server/src/index'
 import type { ServiceProcess } from '../../tests/support/service-process'
 import { connection } from '../../tests/e2e/support'
 import { PAGE_PROBE } from './page-probe'
-import { startAppProcess, type AppProcess } from './processes'
+import { startAppProcess, type AppProcess, type BuiltApp } from './processes'
 import type { ServiceClient } from './service-client'
 
 export interface Run {
@@ -15,8 +15,8 @@ export interface Run {
   browser: Browser
   /** Each user's data directory lives under it. */
   dataRoot: string
-  /** The built renderer the apps serve. */
-  rendererDir: string
+  /** The built host, renderer and probe each app process runs. */
+  app: BuiltApp
   /** Uncaught errors in any page. */
   pageErrors: Error[]
   /** Ada's app has signed in on her data directory (`cold-start.ts`), after the seeding. */
@@ -32,7 +32,7 @@ export interface OpenedApp {
 
 /** Starts a user's app process on `dataDir` and opens it in a browser context of its own. */
 export async function openApp(run: Run, dataDir: string): Promise<OpenedApp> {
-  const app = await startAppProcess(join(run.dataRoot, dataDir), run.service.origin, run.rendererDir)
+  const app = await startAppProcess(join(run.dataRoot, dataDir), run.service.origin, run.app)
   const context = await run.browser.newContext()
   await context.addInitScript({ content: PAGE_PROBE })
   const page = await context.newPage()

@@ -1,6 +1,6 @@
-// Loaded into a browser-mode app's process by `npm run bench` (`node --import tsx --import <this>`):
-// timestamps a bench message where the push connection receives it and where the host sends it
-// to the page as a `messages:received` event frame.
+// Loaded into a browser-mode app's process by `npm run bench` (built to plain JavaScript by
+// `buildAppProbe`, then `node --import <it>`): timestamps a bench message where the push connection
+// receives it and where the host sends it to the page as a `messages:received` event frame.
 import { subscribe } from 'node:diagnostics_channel'
 import { BRIDGE_EVENT_SENT_CHANNEL } from '../../../src/main/browser/host'
 import { PUSH_DELIVERY_CHANNEL } from '../../../src/main/push/push-connection'
