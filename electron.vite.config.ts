@@ -2,8 +2,12 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 
+/** `@shared/*` and `$lib/*`, as tsconfig.base.json sets them, so the bundles resolve what the type checker does. */
+const resolve_ = { tsconfigPaths: true }
+
 export default defineConfig({
   main: {
+    resolve: resolve_,
     build: {
       rollupOptions: {
         input: { index: resolve('src/main/index.ts') }
@@ -11,6 +15,7 @@ export default defineConfig({
     }
   },
   preload: {
+    resolve: resolve_,
     build: {
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
@@ -21,6 +26,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    resolve: resolve_,
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     },

@@ -8,6 +8,8 @@ import { defineConfig } from 'vite'
 export default defineConfig({
   // A Node program: nothing to copy from a public folder.
   publicDir: false,
+  // `@shared/*`, as tsconfig.base.json sets it.
+  resolve: { tsconfigPaths: true },
   build: {
     ssr: true,
     target: 'node20',

@@ -4,9 +4,12 @@ import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
 
 export default defineConfig({
+  // `@shared/*` and `$lib/*`, as tsconfig.base.json sets them; every project below extends this.
+  resolve: { tsconfigPaths: true },
   test: {
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           environment: 'node',
@@ -14,6 +17,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         plugins: [svelte({ configFile: resolve('svelte.config.js') }), svelteTesting()],
         test: {
           name: 'component',
@@ -23,6 +27,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         test: {
           name: 'service',
           environment: 'node',
@@ -31,6 +36,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         test: {
           name: 'repository',
           environment: 'node',
@@ -39,6 +45,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         test: {
           name: 'integration',
           environment: 'node',
@@ -47,6 +54,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           environment: 'node',
