@@ -40,6 +40,8 @@ function fakeHistory(ids: string[], height = 400) {
     viewport,
     prepend: (more: string[]) => list.prepend(...more.map(row)),
     append: (more: string[]) => list.append(...more.map(row)),
+    /** The message's row replaced by a new element in its place, as when a row is drawn again. */
+    redraw: (id: string) => list.querySelector(`li[data-message-id="${id}"]`)?.replaceWith(row(id)),
     resize: (newHeight: number) => (viewportHeight = newHeight),
     /** Where a row stands below the viewport's top. */
     topOf: (id: string) => (list.querySelector<HTMLElement>(`li[data-message-id="${id}"]`)?.getBoundingClientRect().top ?? NaN),
@@ -234,10 +236,36 @@ describe('ScrollKeeper', () => {
   it('finds the first row in view by its bottom edge, and none in an empty history', () => {
     const history = fakeHistory(ids(0, 50))
     history.viewport.scrollTop = 100
-    expect(firstRowInView(history.viewport)).toEqual({ messageId: 'm2', offset: -20 })
+    expect(firstRowInView(history.viewport)).toMatchObject({ messageId: 'm2', offset: -20 })
     history.viewport.scrollTop = 120
-    expect(firstRowInView(history.viewport)).toEqual({ messageId: 'm3', offset: 0 })
+    expect(firstRowInView(history.viewport)).toMatchObject({ messageId: 'm3', offset: 0 })
     expect(firstRowInView(fakeHistory([]).viewport)).toBeNull()
+  })
+
+  it('takes no unsent message, drawn after the rows, for the first row in view', () => {
+    // A viewport one row high, which can scroll every message row out of view above it.
+    const history = fakeHistory(ids(0, 12), ROW_HEIGHT)
+    const unsent = document.createElement('li')
+    Object.defineProperty(unsent, 'getBoundingClientRect', { value: () => new DOMRect(0, 12 * ROW_HEIGHT - history.viewport.scrollTop, 800, ROW_HEIGHT) })
+    history.viewport.querySelector('ol')?.append(unsent)
+    history.viewport.scrollTop = 2 * ROW_HEIGHT + 1
+
+    expect(firstRowInView(history.viewport)?.messageId).toBe('m2')
+    history.viewport.scrollTop = 12 * ROW_HEIGHT
+    expect(firstRowInView(history.viewport)).toBeNull()
+  })
+
+  it('keeps the row in place by its message when the row was drawn anew', () => {
+    const history = fakeHistory(ids(100, 50))
+    const { keeper } = keeperOf(history)
+    history.viewport.scrollTop = 410
+
+    keeper.measure()
+    history.redraw('m110')
+    history.prepend(ids(80, 20))
+    keeper.settle()
+
+    expect(history.topOf('m110')).toBe(-10)
   })
 
   it('does nothing before the history is on the page', () => {

@@ -17,6 +17,8 @@ export type ScrollTarget = { to: 'bottom' } | { to: 'message'; messageId: string
 /** A row in view, and how far below the viewport's top it stands. */
 export interface RowInView {
   messageId: string
+  /** The row itself: the history keeps a message's row while it stays drawn, so nothing need look for it again. */
+  row: HTMLElement
   offset: number
 }
 
@@ -30,9 +32,6 @@ export interface ScrollKeeperOptions {
   /** Runs a callback before the next frame is drawn. */
   requestFrame?: (callback: () => void) => void
 }
-
-/** The message rows of the history, marked by their message id. */
-const ROW_SELECTOR = 'li[data-message-id]'
 
 export function fromBottom(element: HTMLElement): number {
   return element.scrollHeight - element.scrollTop - element.clientHeight
@@ -110,8 +109,9 @@ export class ScrollKeeper {
     if (target?.to === 'bottom') element.scrollTop = element.scrollHeight
     else if (target?.to === 'message') bringIntoView(element, target.messageId, target.focus)
     else if (this.#anchor !== null) {
-      const row = rowOf(element, this.#anchor.messageId)
-      if (row) element.scrollTop += offsetInViewport(element, row) - this.#anchor.offset
+      const anchor = this.#anchor
+      const row = anchor.row.isConnected ? anchor.row : rowOf(element, anchor.messageId)
+      if (row) element.scrollTop += offsetInViewport(element, row) - anchor.offset
     }
     this.#anchor = null
     this.measureFromBottom()
@@ -190,28 +190,33 @@ function offsetInViewport(element: HTMLElement, row: HTMLElement): number {
   return row.getBoundingClientRect().top - element.getBoundingClientRect().top
 }
 
-function rowElements(element: HTMLElement): HTMLElement[] {
-  return [...element.querySelectorAll<HTMLElement>(ROW_SELECTOR)]
+/** The history's rows, live: the list's own children, message rows first, the user's unsent messages after them. */
+function rowsOf(element: HTMLElement): HTMLCollection | undefined {
+  return element.querySelector(':scope > ol')?.children
 }
 
 function rowOf(element: HTMLElement, messageId: string): HTMLElement | undefined {
-  return rowElements(element).find((row) => row.dataset['messageId'] === messageId)
+  for (const row of rowsOf(element) ?? []) if (row instanceof HTMLElement && row.dataset['messageId'] === messageId) return row
+  return undefined
 }
 
 /** The first message row whose bottom is below the viewport's top. */
 export function firstRowInView(element: HTMLElement): RowInView | null {
   const top = element.getBoundingClientRect().top
-  // Rows stand in document order, top to bottom: a binary search measures a handful of them, not
-  // the hundred and more above the view when it is at the newest message.
-  const rows = rowElements(element)
+  // Rows stand in document order, top to bottom: a binary search measures a handful of them, not the
+  // hundred and more above the view at the newest message. The live list spares a copy of them all.
+  const rows = rowsOf(element)
+  if (!rows) return null
   let low = 0
   let high = rows.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((rows[middle]?.getBoundingClientRect().bottom ?? Infinity) > top) high = middle
+    const row = rows[middle]
+    const below = !(row instanceof HTMLElement) || row.dataset['messageId'] === undefined || row.getBoundingClientRect().bottom > top
+    if (below) high = middle
     else low = middle + 1
   }
   const row = rows[low]
-  const messageId = row?.dataset['messageId']
-  return row && messageId !== undefined ? { messageId, offset: offsetInViewport(element, row) } : null
+  const messageId = row instanceof HTMLElement ? row.dataset['messageId'] : undefined
+  return row instanceof HTMLElement && messageId !== undefined ? { messageId, row, offset: offsetInViewport(element, row) } : null
 }
