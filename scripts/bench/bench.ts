@@ -58,11 +58,11 @@ const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' ')
 
 function printTable(figures: Figures, baselines: Partial<Record<FigureKey, string>>): void {
   console.log()
-  console.log(['figure'.padEnd(26), 'measured'.padStart(10), '  unit  ', 'target'.padEnd(10), 'floor / baseline'].join(' '))
+  console.log(['figure'.padEnd(28), 'measured'.padStart(10), '  unit  ', 'target'.padEnd(10), 'floor / baseline'].join(' '))
   for (const [key, { target, unit }] of Object.entries(FIGURES) as [FigureKey, (typeof FIGURES)[FigureKey]][]) {
     const value = figures[key]
     if (value === undefined) continue
-    console.log([key.padEnd(26), String(rounded(value)).padStart(10), ` ${unit.padEnd(6)} `, (target || '—').padEnd(10), baselines[key] ?? ''].join(' '))
+    console.log([key.padEnd(28), String(rounded(value)).padStart(10), ` ${unit.padEnd(6)} `, (target || '—').padEnd(10), baselines[key] ?? ''].join(' '))
   }
 }
 
