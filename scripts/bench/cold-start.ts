@@ -67,7 +67,7 @@ function filesIn(directory: string, prefix = ''): string[] {
  */
 async function loadingFloorMs(host: string): Promise<number> {
   const started = epochNow()
-  const child = spawn(process.execPath, ['--enable-source-maps', host, '--help'], { cwd: ROOT, stdio: 'ignore' })
+  const child = spawn(process.execPath, [host, '--help'], { cwd: ROOT, stdio: 'ignore' })
   await new Promise((resolve) => child.once('exit', resolve))
   return epochNow() - started
 }

@@ -1,6 +1,6 @@
 // The processes of a run, each as a user has it: the local service in its own process, and each
 // user's browser-mode app core in its own process, started as `npm run web` starts it: the built
-// host with plain Node (`node --enable-source-maps out/browser/cli.js --data-dir … --service-origin …`).
+// host with plain Node (`node out/browser/cli.js --data-dir … --service-origin …`).
 // Each loads its probe with `--import`; `collectProbe` asks it for what it recorded.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
@@ -77,7 +77,7 @@ export async function startAppProcess(dataDir: string, serviceOrigin: string, ap
   const spawnedAt = epochNow()
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--enable-source-maps', '--import', app.probe, app.host, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', app.rendererDir],
+    ['--expose-gc', '--import', app.probe, app.host, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', app.rendererDir],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let errors = ''

@@ -61,7 +61,7 @@ afterAll(async () => {
 
 describe("browser mode's built host (out/browser/cli.js)", () => {
   it('is plain JavaScript with source maps into the TypeScript sources, run without tsx', () => {
-    expect(host.spawnargs.slice(1)).toEqual(['--enable-source-maps', builtHost, '--service-origin', service.origin, '--data-dir', dataDir, '--port', '0'])
+    expect(host.spawnargs.slice(1)).toEqual([builtHost, '--service-origin', service.origin, '--data-dir', dataDir, '--port', '0'])
     expect(host.spawnargs.join(' ')).not.toContain('tsx')
     const map = JSON.parse(readFileSync(`${builtHost}.map`, 'utf8')) as { sources: string[] }
     expect(map.sources.some((source) => source.endsWith('src/main/browser/cli.ts'))).toBe(true)
