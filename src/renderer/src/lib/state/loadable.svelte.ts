@@ -2,7 +2,7 @@
 // could not be loaded. The lists and records of Settings, the people and group dialogs and the
 // conversation's panels all load the same way: say Loading…, show the answer or why not with a
 // Try again, and load again by themselves once the service is back when it was out of reach.
-import { messageOf } from '../ipc'
+import { messageOf } from '../main-process'
 import { RetryWhenBack } from '../retry-when-back'
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BlockedUser } from '../../../../shared/people'
 import { FakeApi } from '../../testing/fake-api'
-import { call } from '../ipc'
+import { call } from '../main-process'
 import { Loadable } from './loadable.svelte'
 
 const grace: BlockedUser = { id: 'u2', name: 'Grace Hopper', avatarUrl: null, blockedAt: 1_700_000_000 }
