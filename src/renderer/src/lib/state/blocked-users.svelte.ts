@@ -16,7 +16,7 @@ export class BlockedUsersModel {
     this.unblockError = null
     try {
       await call('people:unblock', { userId })
-      this.users.set(this.users.value.filter((user) => user.id !== userId))
+      this.users.edit((users) => users.filter((user) => user.id !== userId))
     } catch (error) {
       this.unblockError = messageOf(error)
     } finally {

@@ -19,7 +19,7 @@ export class FormerGroupsModel {
     this.rejoinError = null
     try {
       const conversation = await call('groups:rejoin', { groupId })
-      this.groups.set(this.groups.value.filter((group) => group.id !== groupId))
+      this.groups.edit((groups) => groups.filter((group) => group.id !== groupId))
       return conversation
     } catch (error) {
       this.rejoinError = messageOf(error)

@@ -54,6 +54,14 @@ export class Loadable<T> {
     return this.#load(false)
   }
 
+  /**
+   * What is shown, changed the way the user just changed it on the service (someone taken off a
+   * list): a load on its way still replaces it with what the service says.
+   */
+  edit(change: (value: T) => T): void {
+    this.value = change(this.value)
+  }
+
   /** A value known without a load (an event, the answer to a change): shown, and kept over any load still on its way. */
   set(value: T): void {
     this.#version++

@@ -78,6 +78,19 @@ describe('Loadable', () => {
     expect(list.value).toEqual([alan])
   })
 
+  it('lets what is shown be edited, and a load on its way still brings what the service says', async () => {
+    const fake = new FakeApi().returns('people:blocked', [grace, alan]).install()
+    const list = blocked()
+    await list.load()
+    const held = fake.holds('people:blocked')
+    const loading = list.load()
+    list.edit((users) => users.filter((user) => user.id !== grace.id))
+    expect(list.value).toEqual([alan])
+    held.resolve([grace])
+    expect(await loading).toBe(true)
+    expect(list).toMatchObject({ value: [grace], status: 'ready' })
+  })
+
   it('refreshes behind what it shows, and says Loading… only while nothing is shown', async () => {
     const fake = new FakeApi().install()
     let held = fake.holds('people:blocked')

@@ -3,36 +3,14 @@
 import type { Conversation } from '../../../../shared/conversations'
 import type { Person } from '../../../../shared/people'
 import { call, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
+import { Loadable } from './loadable.svelte'
 
 export class NewMessageModel {
-  candidates = $state.raw<Person[]>([])
-  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
-  /** Why the candidates could not be loaded. */
-  loadError = $state<string | null>(null)
+  readonly candidates = new Loadable<Person[]>({ initial: [], fetch: () => call('people:candidates', {}) })
   recipient = $state<Person | null>(null)
   /** Why the chat could not be started. */
   error = $state<string | null>(null)
   starting = $state(false)
-
-  /** What could not be loaded for want of the service loads again by itself once it is back. */
-  readonly #whenBack = new RetryWhenBack(() => {
-    if (this.status === 'error') void this.load()
-  })
-
-  async load(): Promise<void> {
-    this.#whenBack.cancel()
-    this.status = 'loading'
-    this.loadError = null
-    try {
-      this.candidates = await call('people:candidates', {})
-      this.status = 'ready'
-    } catch (error) {
-      this.status = 'error'
-      this.loadError = messageOf(error)
-      this.#whenBack.failed(error)
-    }
-  }
 
   choose(person: Person | null): void {
     this.recipient = person

@@ -3,46 +3,31 @@
 import type { Conversation } from '../../../../shared/conversations'
 import type { Profile } from '../../../../shared/people'
 import { call, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
+import { Loadable } from './loadable.svelte'
 
 export class ProfileModel {
   /** Whose profile is open, or null when none is. */
   userId = $state<string | null>(null)
-  profile = $state<Profile | null>(null)
-  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
-  /** Why the profile could not be loaded. */
-  error = $state<string | null>(null)
+  /** Theirs; one that could not be loaded for want of the service is opened again once it is back. */
+  readonly profile = new Loadable<Profile | null>({
+    initial: null,
+    fetch: () => this.#fetch(),
+    whenBack: () => void this.retry()
+  })
   /** Why the last block, unblock or Send message was refused; the profile stays as it was. */
   actionError = $state<string | null>(null)
   busy = $state(false)
 
-  /** Bumped by each opening, so an answer for someone else's profile is dropped. */
+  /** Bumped by each opening, so the answer to a change on someone else's profile is dropped. */
   #version = 0
-  /** A profile that could not be loaded for want of the service loads again by itself once it is back. */
-  readonly #whenBack = new RetryWhenBack(() => {
-    if (this.status === 'error') void this.retry()
-  })
 
   async open(userId: string): Promise<void> {
-    this.#whenBack.cancel()
-    const version = ++this.#version
+    this.#version++
     this.userId = userId
-    this.profile = null
-    this.status = 'loading'
-    this.error = null
+    this.profile.reset()
     this.actionError = null
     this.busy = false
-    try {
-      const profile = await call('people:profile', { userId })
-      if (version !== this.#version) return
-      this.profile = profile
-      this.status = 'ready'
-    } catch (error) {
-      if (version !== this.#version) return
-      this.status = 'error'
-      this.error = messageOf(error)
-      this.#whenBack.failed(error)
-    }
+    await this.profile.load()
   }
 
   async retry(): Promise<void> {
@@ -50,12 +35,9 @@ export class ProfileModel {
   }
 
   close(): void {
-    this.#whenBack.cancel()
     this.#version++
     this.userId = null
-    this.profile = null
-    this.status = 'idle'
-    this.error = null
+    this.profile.reset()
     this.actionError = null
     this.busy = false
   }
@@ -85,6 +67,11 @@ export class ProfileModel {
     }
   }
 
+  #fetch(): Promise<Profile> {
+    if (this.userId === null) throw new Error('No profile is open.')
+    return call('people:profile', { userId: this.userId })
+  }
+
   async #change(channel: 'people:block' | 'people:unblock'): Promise<void> {
     const userId = this.userId
     if (userId === null || this.busy) return
@@ -93,7 +80,7 @@ export class ProfileModel {
     this.actionError = null
     try {
       const profile = await call(channel, { userId })
-      if (version === this.#version) this.profile = profile
+      if (version === this.#version) this.profile.set(profile)
     } catch (error) {
       if (version === this.#version) this.actionError = messageOf(error)
     } finally {
