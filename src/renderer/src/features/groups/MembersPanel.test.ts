@@ -387,7 +387,7 @@ describe('Members: profiles', () => {
     new FakeApi().install()
     const details = groupDetails('closed', 'user')
     const group = new GroupModel('g1')
-    group.details = details
+    group.details.set(details)
     render(MembersPanelWithProfiles, { props: { open, group, details } })
     await screen.findByRole('list', { name: 'Members' })
   }
@@ -405,7 +405,7 @@ describe('Members: profiles', () => {
   it('shows names as plain text where nothing opens profiles', async () => {
     const details = groupDetails('closed', 'user')
     const group = new GroupModel('g1')
-    group.details = details
+    group.details.set(details)
     new FakeApi().install()
     render(MembersPanel, { props: { group, details } })
     const grace = within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')[1] as HTMLElement

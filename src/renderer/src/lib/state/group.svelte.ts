@@ -5,14 +5,20 @@ import { canManage, canSeeRoster } from '../../../../shared/group-rules'
 import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '../../../../shared/groups'
 import type { ConversationId } from '../../../../shared/conversation-id'
 import { call, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
+import { Loadable } from './loadable.svelte'
 
 export class GroupModel {
   readonly groupId: ConversationId
-  details = $state<GroupDetails | null>(null)
-  status = $state<'idle' | 'loading' | 'ready' | 'error'>('idle')
-  /** Why the group could not be loaded. */
-  loadError = $state<string | null>(null)
+  /**
+   * Its details (G4). A change shows what the service answered to it, which a slower load started
+   * before it cannot overwrite; details that could not be read for want of the service are read
+   * again once it is back, with all the rest.
+   */
+  readonly details: Loadable<GroupDetails | null> = new Loadable<GroupDetails | null>({
+    initial: null,
+    fetch: () => call('groups:get', { groupId: this.groupId }),
+    whenBack: () => void this.load()
+  })
   /** Why the last change from Group settings was refused. */
   settingsError = $state<string | null>(null)
   /** Why the last change from the Members panel was refused. */
@@ -25,13 +31,8 @@ export class GroupModel {
   busy = $state(false)
 
   /** The user may change settings and the roster. */
-  manages = $derived(this.details !== null && canManage(this.details.type, this.details.myRole))
-  seesRoster = $derived(this.details !== null && canSeeRoster(this.details.myRole))
-
-  /** Bumped by every change of `details`, so a slow load cannot overwrite what a later change answered. */
-  #version = 0
-  /** Details that could not be read for want of the service are read again once it is back. */
-  readonly #whenBack = new RetryWhenBack(() => void this.load())
+  manages = $derived(this.details.value !== null && canManage(this.details.value.type, this.details.value.myRole))
+  seesRoster = $derived(this.details.value !== null && canSeeRoster(this.details.value.myRole))
 
   constructor(groupId: ConversationId) {
     this.groupId = groupId
@@ -39,7 +40,7 @@ export class GroupModel {
 
   /** Nothing shows the group any more: nothing is read again. */
   stop(): void {
-    this.#whenBack.cancel()
+    this.details.stop()
   }
 
   /** Loads the details, then what the user's role lets them see besides. */
@@ -47,25 +48,9 @@ export class GroupModel {
     if (await this.loadDetails()) await Promise.all([this.#loadJoinRequests(), this.#loadFormerMembers()])
   }
 
-  /** G4 alone; resolves whether the details are in. */
-  async loadDetails(): Promise<boolean> {
-    if (this.details === null) this.status = 'loading'
-    this.loadError = null
-    const version = ++this.#version
-    this.#whenBack.cancel()
-    try {
-      const details = await call('groups:get', { groupId: this.groupId })
-      if (version !== this.#version) return false
-      this.details = details
-      this.status = 'ready'
-      return true
-    } catch (error) {
-      if (version !== this.#version) return false
-      this.status = 'error'
-      this.loadError = messageOf(error)
-      this.#whenBack.failed(error)
-      return false
-    }
+  /** G4 alone, behind the details already shown; resolves whether the details are in. */
+  loadDetails(): Promise<boolean> {
+    return this.details.refresh()
   }
 
   /** G6; resolves whether the service took the changes. */
@@ -110,7 +95,7 @@ export class GroupModel {
 
   /** MB7 on someone who left; main removes a current member instead (MB4), who then leaves the members. */
   async ban(membershipId: string): Promise<boolean> {
-    const current = this.details?.members.some((member) => member.membershipId === membershipId) ?? false
+    const current = this.details.value?.members.some((member) => member.membershipId === membershipId) ?? false
     return this.#members(async () => {
       this.formerMembers = await call('members:ban', { groupId: this.groupId, membershipId })
       if (current) this.#setDetails(await call('groups:get', { groupId: this.groupId }))
@@ -126,8 +111,7 @@ export class GroupModel {
   }
 
   #setDetails(details: GroupDetails): void {
-    this.#version++
-    this.details = details
+    this.details.set(details)
   }
 
   async #loadJoinRequests(): Promise<void> {

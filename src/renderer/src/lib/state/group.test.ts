@@ -16,7 +16,7 @@ describe('GroupModel', () => {
     expect(await group.update({ name: 'Readers' })).toBe(true)
     slowLoad.resolve(stale)
     await loading
-    expect(group.details?.name).toBe('Readers')
+    expect(group.details.value?.name).toBe('Readers')
   })
 
   it('asks for join requests only where the user manages, and for those who left only as an admin', async () => {
