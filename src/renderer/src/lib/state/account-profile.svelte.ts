@@ -4,16 +4,25 @@
 import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
 import { profileProblems } from '../../../../shared/profile-rules'
 import { call, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
 import { GroupPicture } from './group-picture.svelte'
+import { Loadable } from './loadable.svelte'
 
 export type FieldProblems = Partial<Record<ProfileField, string>>
 
 export class AccountProfileModel {
-  account = $state.raw<Account | null>(null)
-  status = $state<'loading' | 'ready' | 'error'>('loading')
-  /** Why the account could not be loaded, or the last save failed without naming a field. */
-  error = $state<string | null>(null)
+  /** The account as saved; one that could not be loaded for want of the service loads again once it is back. */
+  readonly account = new Loadable<Account | null>({
+    initial: null,
+    status: 'loading',
+    fetch: () => call('account:get', {}),
+    onLoaded: (account) => {
+      if (account !== null) this.#show(account)
+    },
+    describe: (error) => `Your profile could not be loaded. ${messageOf(error)}`,
+    whenBack: () => void this.load()
+  })
+  /** Why the last save failed without naming a field. */
+  saveError = $state<string | null>(null)
   name = $state('')
   email = $state('')
   bio = $state('')
@@ -24,23 +33,9 @@ export class AccountProfileModel {
   /** The last save went through, and nothing was edited since. */
   saved = $state(false)
 
-  /** What could not be loaded for want of the service loads again by itself once it is back. */
-  readonly #whenBack = new RetryWhenBack(() => {
-    if (this.status === 'error') void this.load()
-  })
-
   async load(): Promise<void> {
-    this.#whenBack.cancel()
-    this.status = 'loading'
-    this.error = null
-    try {
-      this.#show(await call('account:get', {}))
-      this.status = 'ready'
-    } catch (error) {
-      this.status = 'error'
-      this.error = `Your profile could not be loaded. ${messageOf(error)}`
-      this.#whenBack.failed(error)
-    }
+    this.saveError = null
+    await this.account.load()
   }
 
   /** The user typed in a field: its old refusal no longer applies. */
@@ -53,9 +48,9 @@ export class AccountProfileModel {
 
   /** Saves what changed; answers the first field refused, for focus to go to, or null. */
   async save(): Promise<ProfileField | null> {
-    const account = this.account
+    const account = this.account.value
     if (account === null || this.saving) return null
-    this.error = null
+    this.saveError = null
     const changes = this.#changesFrom(account)
     const problems: FieldProblems = profileProblems(changes)
     if (!this.avatar.ready) problems.avatar = 'Wait until the picture has uploaded, then save.'
@@ -69,11 +64,12 @@ export class AccountProfileModel {
         this.problems = { [result.field]: result.message }
         return result.field
       }
+      this.account.set(result.account)
       this.#show(result.account)
       this.saved = true
       return null
     } catch (error) {
-      this.error = `Your profile was not saved. ${messageOf(error)}`
+      this.saveError = `Your profile was not saved. ${messageOf(error)}`
       return null
     } finally {
       this.saving = false
@@ -94,8 +90,8 @@ export class AccountProfileModel {
     return changes
   }
 
+  /** The saved account in the fields, for the user to edit. */
   #show(account: Account): void {
-    this.account = account
     this.name = account.name
     this.email = account.email ?? ''
     this.bio = account.bio

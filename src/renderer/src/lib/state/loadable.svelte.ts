@@ -13,6 +13,11 @@ export interface LoadableOptions<T> {
   fetch: () => Promise<T>
   /** 'loading' for a view that loads as it opens: it says Loading… from its first frame. */
   status?: 'idle' | 'loading'
+  /**
+   * Takes in a fresh answer before it shows (fills the fields that edit it, say); not called for
+   * an answer that was overtaken.
+   */
+  onLoaded?: (value: T) => void
   /** The words for a failure; the service's own message by default. */
   describe?: (error: unknown) => string
   /**
@@ -93,6 +98,7 @@ export class Loadable<T> {
     try {
       const value = await this.#options.fetch()
       if (version !== this.#version) return false
+      this.#options.onLoaded?.(value)
       this.value = value
       this.status = 'ready'
       return true

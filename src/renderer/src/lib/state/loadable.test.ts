@@ -66,6 +66,25 @@ describe('Loadable', () => {
     expect(list.value).toEqual([alan])
   })
 
+  it('hands a fresh answer to its owner before showing it, and not one that was overtaken', async () => {
+    const fake = new FakeApi().install()
+    const taken: { users: BlockedUser[]; shown: BlockedUser[] }[] = []
+    const list: Loadable<BlockedUser[]> = new Loadable({
+      initial: [],
+      fetch: () => call('people:blocked', {}),
+      onLoaded: (users) => {
+        taken.push({ users, shown: list.value })
+      }
+    })
+    const slow = fake.holds('people:blocked')
+    const first = list.load()
+    fake.returns('people:blocked', [alan])
+    await list.load()
+    slow.resolve([grace])
+    await first
+    expect(taken).toEqual([{ users: [alan], shown: [] }])
+  })
+
   it('keeps a value it was given over a load still on its way', async () => {
     const fake = new FakeApi().install()
     const slow = fake.holds('people:blocked')

@@ -7,10 +7,12 @@ import {
   serviceSettingProblem,
   type AddressCheck,
   type ServiceSettingName,
-  type ServiceSettings
+  type ServiceSettings,
+  type ServiceSettingsView
 } from '../../../../shared/service-settings'
 import { call, messageOf } from '../main-process'
 import { reloadPage } from '../page-reload'
+import { Loadable } from './loadable.svelte'
 
 const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
 
@@ -18,9 +20,16 @@ export class ServiceSettingsModel {
   values = $state<ServiceSettings>({ ...NONE })
   /** The environment variable that decides each setting it overrides: that field is read-only. */
   overriddenBy = $state.raw<Partial<Record<ServiceSettingName, string>>>({})
-  status = $state<'loading' | 'ready' | 'error'>('loading')
-  /** Why the settings could not be loaded. */
-  loadError = $state<string | null>(null)
+  /** The settings main last said are in force; loaded when the tab opens, and again by Try again only. */
+  readonly inForce = new Loadable<ServiceSettingsView | null>({
+    initial: null,
+    status: 'loading',
+    fetch: () => call('service:get', {}),
+    onLoaded: (view) => {
+      if (view !== null) this.#show(view)
+    },
+    whenBack: null
+  })
 
   /** What Test connection found, for the values it tested; cleared by the next edit. */
   checks = $state.raw<AddressCheck[] | null>(null)
@@ -33,8 +42,6 @@ export class ServiceSettingsModel {
 
   /** Fields whose problem is shown: those edited, and all of them once Save was tried. */
   #judged = $state<Partial<Record<ServiceSettingName, true>>>({})
-  /** The settings main last said are in force. */
-  #inForce: ServiceSettings | null = null
 
   /** What is wrong with each judged field, in words. */
   readonly problems = $derived.by(() => {
@@ -46,18 +53,6 @@ export class ServiceSettingsModel {
     }
     return problems
   })
-
-  async load(): Promise<void> {
-    this.status = 'loading'
-    this.loadError = null
-    try {
-      this.#show(await call('service:get', {}))
-      this.status = 'ready'
-    } catch (error) {
-      this.loadError = messageOf(error)
-      this.status = 'error'
-    }
-  }
 
   isOverridden(name: ServiceSettingName): boolean {
     return this.overriddenBy[name] !== undefined
@@ -94,9 +89,10 @@ export class ServiceSettingsModel {
     this.saved = false
     this.saveError = null
     try {
-      const before = this.#inForce
+      const before = this.inForce.value?.settings ?? null
       const view = await call('service:save', { settings: { ...this.values } })
       this.#show(view)
+      this.inForce.set(view)
       this.#judged = {}
       this.saved = true
       // The page's Content-Security-Policy, which names the origins pictures may load from, came
@@ -110,8 +106,8 @@ export class ServiceSettingsModel {
     return null
   }
 
-  #show(view: { settings: ServiceSettings; overriddenBy: Partial<Record<ServiceSettingName, string>> }): void {
-    this.#inForce = view.settings
+  /** The settings in force in the fields, for the person to edit. */
+  #show(view: ServiceSettingsView): void {
     this.values = { ...view.settings }
     this.overriddenBy = view.overriddenBy
   }

@@ -4,7 +4,7 @@
 import type { Account, PhoneHint } from '../../../../shared/account'
 import { readTypedCode } from '../../../../shared/verification-code'
 import { call, codeOf, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
+import { Loadable } from './loadable.svelte'
 import { tokenReplacements } from './signed-in-apps.svelte'
 
 /** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */
@@ -29,8 +29,19 @@ export function forgetShownBackupCode(): void {
 }
 
 export class TwoStepModel {
-  status = $state<'loading' | 'ready' | 'error'>('loading')
-  twoStep = $state.raw<Account['twoStep']>({ enabled: false, phoneHint: null })
+  /** On or off, and the phone's hint; one that could not be loaded for want of the service loads again once it is back. */
+  readonly twoStep = new Loadable<Account['twoStep']>({
+    initial: { enabled: false, phoneHint: null },
+    status: 'loading',
+    fetch: async () => {
+      const account = await call('account:get', {})
+      this.#accountId = account.id
+      if (shown.backupCode?.accountId !== account.id) shown.backupCode = null
+      return account.twoStep
+    },
+    describe: (error) => `Two-step verification could not be loaded. ${messageOf(error)}`,
+    whenBack: () => void this.load()
+  })
   setup = $state<TwoStepSetup>('idle')
   /** The hint of the phone the code went to, while the setup waits for it. */
   sentTo = $state<PhoneHint | null>(null)
@@ -40,34 +51,17 @@ export class TwoStepModel {
   #accountId: string | null = null
   /** Turning off, or asking for a new backup code, is on its way. */
   busy = $state(false)
-  /** Why the last step failed (loading included). */
+  /** Why the last step failed. */
   error = $state<string | null>(null)
 
-  /** What could not be loaded for want of the service loads again by itself once it is back. */
-  readonly #whenBack = new RetryWhenBack(() => {
-    if (this.status === 'error') void this.load()
-  })
-
   async load(): Promise<void> {
-    this.#whenBack.cancel()
-    this.status = 'loading'
     this.error = null
-    try {
-      const account = await call('account:get', {})
-      this.#accountId = account.id
-      if (shown.backupCode?.accountId !== account.id) shown.backupCode = null
-      this.twoStep = account.twoStep
-      this.status = 'ready'
-    } catch (error) {
-      this.status = 'error'
-      this.error = `Two-step verification could not be loaded. ${messageOf(error)}`
-      this.#whenBack.failed(error)
-    }
+    await this.twoStep.load()
   }
 
   /** M2 and V2: a code goes to the account's phone. */
   async begin(): Promise<void> {
-    if (this.setup !== 'idle' || this.twoStep.enabled) return
+    if (this.setup !== 'idle' || this.twoStep.value.enabled) return
     this.setup = 'starting'
     this.error = null
     this.codeProblem = null
@@ -105,7 +99,7 @@ export class TwoStepModel {
         this.#wrongCode(confirmation.remainingAttempts)
         return false
       }
-      this.twoStep = confirmation.account.twoStep
+      this.twoStep.set(confirmation.account.twoStep)
       this.#show({ code: confirmation.backupCode, reason: 'enabled' }, confirmation.account.id)
       tokenReplacements.count += 1
       this.#endSetup()
@@ -142,7 +136,7 @@ export class TwoStepModel {
     this.busy = true
     this.error = null
     try {
-      this.twoStep = (await call('security:disableTwoStep', {})).twoStep
+      this.twoStep.set((await call('security:disableTwoStep', {})).twoStep)
       shown.backupCode = null
     } catch (error) {
       this.error = `Two-step verification could not be turned off. ${messageOf(error)}`
