@@ -4,7 +4,7 @@
 import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
 import { profileProblems } from '../../../../shared/profile-rules'
 import { call, messageOf } from '../main-process'
-import { GroupPicture } from './group-picture.svelte'
+import { PictureChoice } from './picture-choice.svelte'
 import { Loadable } from './loadable.svelte'
 
 export type FieldProblems = Partial<Record<ProfileField, string>>
@@ -27,7 +27,7 @@ export class AccountProfileModel {
   email = $state('')
   bio = $state('')
   /** The avatar being chosen: uploaded through I1 as soon as it is picked, as a group's picture is. */
-  readonly avatar = new GroupPicture()
+  readonly avatar = new PictureChoice()
   problems = $state<FieldProblems>({})
   saving = $state(false)
   /** The last save went through, and nothing was edited since. */

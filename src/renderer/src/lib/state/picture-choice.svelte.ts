@@ -1,10 +1,37 @@
-// A group's picture while it is being chosen: a new one goes to the image service (I1) as soon as
-// it is picked, so it is usually ready by the time the user presses Create or Save. Until the
-// upload has finished, the picture in force stays the one the group had.
+// A picture while it is being chosen, a group's or the user's own avatar: a new one goes to the
+// image service (I1) as soon as it is picked, so it is usually ready by the time the user presses
+// Create or Save. Until the upload has finished, the picture in force stays the one there was.
 import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
 import { call, listen, messageOf } from '../main-process'
 
-export class GroupPicture {
+/** What a picture's field says, which differs between a group's picture and the user's avatar. */
+export interface PictureWords {
+  /** Set, the field is a fieldset of this name that the upload's progress and refusals describe. */
+  legend?: string
+  /** The preview's alternative text. */
+  alt: string
+  choose: string
+  remove: string
+  /** The progress bar's name. */
+  progress: string
+}
+
+export const GROUP_PICTURE_WORDS: PictureWords = {
+  legend: 'Picture',
+  alt: 'Group avatar',
+  choose: 'Choose picture',
+  remove: 'Remove picture',
+  progress: 'Uploading the picture'
+}
+
+export const AVATAR_WORDS: PictureWords = {
+  alt: 'Your avatar',
+  choose: 'Change avatar',
+  remove: 'Remove avatar',
+  progress: 'Uploading the avatar'
+}
+
+export class PictureChoice {
   /** The image service's URL of the picture to use; null for none. */
   url = $state<string | null>(null)
   /** What to show: the chosen file while it uploads, else the picture at `url`. */
