@@ -98,6 +98,6 @@ export class AppModel {
     if (me === null) return
     if (this.#draftsOf !== null && this.#draftsOf !== me.id) this.view.forgetDrafts()
     this.#draftsOf = me.id
-    void this.conversations.load()
+    void this.conversations.list.load()
   }
 }
