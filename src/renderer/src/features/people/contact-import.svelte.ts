@@ -2,8 +2,8 @@
 // set aside for the user to see, and the rest go to main under a fresh id whose progress events
 // this follows.
 import type { Contact, ContactCard } from '../../../../shared/people'
-import { readContactCsv, type UnreadRow } from '../contact-csv'
-import { call, listen, messageOf } from '../main-process'
+import { readContactCsv, type UnreadRow } from '../../lib/contact-csv'
+import { call, listen, messageOf } from '../../lib/main-process'
 
 export type ImportStep = 'idle' | 'ready' | 'importing' | 'done' | 'error'
 

@@ -2,8 +2,8 @@
 // groups), whom they chose, and the chat main starts with them (kept unlisted until its first message).
 import type { Conversation } from '../../../../shared/conversations'
 import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../main-process'
-import { Loadable } from './loadable.svelte'
+import { call, messageOf } from '../../lib/main-process'
+import { Loadable } from '../../lib/state/loadable.svelte'
 
 export class NewMessageModel {
   readonly candidates = new Loadable<Person[]>({ initial: [], fetch: () => call('people:candidates', {}) })
