@@ -3,7 +3,7 @@
 import type { Conversation } from '../../../../shared/conversations'
 import type { PendingJoin } from '../../../../shared/groups'
 import { MAX_JOIN_ANSWER } from '../../../../shared/limits'
-import { call, messageOf } from '../main-process'
+import { call, messageOf } from '../../lib/main-process'
 
 export class GroupJoinsModel {
   pending = $state<PendingJoin[]>([])

@@ -2,8 +2,8 @@
 import type { ConversationId } from '../../../../shared/conversation-id'
 import type { Conversation } from '../../../../shared/conversations'
 import type { FormerGroup } from '../../../../shared/groups'
-import { call, messageOf } from '../main-process'
-import { Loadable } from './loadable.svelte'
+import { call, messageOf } from '../../lib/main-process'
+import { Loadable } from '../../lib/state/loadable.svelte'
 
 export class FormerGroupsModel {
   readonly groups = new Loadable<FormerGroup[]>({ initial: [], fetch: () => call('groups:former', {}) })

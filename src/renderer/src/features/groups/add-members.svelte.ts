@@ -4,8 +4,8 @@ import type { AddMembersResult, MemberCandidate } from '../../../../shared/group
 import type { ConversationId } from '../../../../shared/conversation-id'
 import { MAX_MEMBERS_PER_ADD } from '../../../../shared/limits'
 import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../main-process'
-import { addressFromText, typedCandidate, type TypedAddress } from '../typed-address'
+import { call, messageOf } from '../../lib/main-process'
+import { addressFromText, typedCandidate, type TypedAddress } from '../../lib/typed-address'
 
 export type PickedCandidate =
   | {
