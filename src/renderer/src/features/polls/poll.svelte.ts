@@ -3,8 +3,8 @@
 // system message, and its expiry is also watched here in case that message is late.
 import type { ConversationId } from '../../../../shared/conversation-id'
 import type { Poll } from '../../../../shared/polls'
-import { call, listen, messageOf } from '../main-process'
-import { RetryWhenBack } from '../retry-when-back'
+import { call, listen, messageOf } from '../../lib/main-process'
+import { RetryWhenBack } from '../../lib/retry-when-back'
 
 export const POLL_REFRESH_MS = 5_000
 
