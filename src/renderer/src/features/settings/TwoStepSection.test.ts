@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Account } from '../../../../shared/account'
-import { forgetShownBackupCode } from '../../lib/state/two-step.svelte'
+import { forgetShownBackupCode } from './two-step.svelte'
 import { account, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -3,9 +3,9 @@
 // until the user edits that field, and nothing typed is lost.
 import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
 import { profileProblems } from '../../../../shared/profile-rules'
-import { call, messageOf } from '../main-process'
-import { PictureChoice } from './picture-choice.svelte'
-import { Loadable } from './loadable.svelte'
+import { call, messageOf } from '../../lib/main-process'
+import { PictureChoice } from '../../lib/state/picture-choice.svelte'
+import { Loadable } from '../../lib/state/loadable.svelte'
 
 export type FieldProblems = Partial<Record<ProfileField, string>>
 

@@ -10,9 +10,9 @@ import {
   type ServiceSettings,
   type ServiceSettingsView
 } from '../../../../shared/service-settings'
-import { call, messageOf } from '../main-process'
-import { reloadPage } from '../page-reload'
-import { Loadable } from './loadable.svelte'
+import { call, messageOf } from '../../lib/main-process'
+import { reloadPage } from '../../lib/page-reload'
+import { Loadable } from '../../lib/state/loadable.svelte'
 
 const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
 
