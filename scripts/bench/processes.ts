@@ -36,6 +36,8 @@ export async function buildAppProbe(outDir: string): Promise<string> {
     configFile: false,
     logLevel: 'warn',
     publicDir: false,
+    // `@shared/*`, as tsconfig.base.json sets it.
+    resolve: { tsconfigPaths: true },
     build: {
       ssr: APP_PROBE,
       outDir,

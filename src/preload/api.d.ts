@@ -1,5 +1,5 @@
 // What the renderer sees of the preload (or of browser mode's bridge): the contract, and nothing else.
-import type { Api } from '../shared/window-api'
+import type { Api } from '@shared/window-api'
 
 declare global {
   interface Window {

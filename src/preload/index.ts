@@ -2,7 +2,7 @@
 // Each contract channel is its own IPC channel, so main answers exactly those names and nothing
 // else reaches a handler; an unknown name never leaves this file.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { isEventName, isInvokeChannel, type Api, type IpcResult } from '../shared/window-api'
+import { isEventName, isInvokeChannel, type Api, type IpcResult } from '@shared/window-api'
 
 const unknownChannel: IpcResult<never> = {
   ok: false,

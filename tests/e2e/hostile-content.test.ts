@@ -10,7 +10,7 @@ import faye, { type Message } from 'faye'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DemoAccount } from '../../server/src/index'
-import { isWebUrl } from '../../src/shared/web-url'
+import { isWebUrl } from '@shared/web-url'
 import { EndToEnd } from './support'
 
 /** The `--dev` attestation secret (§17): creating a group and adding members need it. */

@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
 import { encodePng } from '../../src/main/desktop/png'
-import { BRIDGE_PATH, decodeBinaryInvoke } from '../../src/shared/bridge-protocol'
+import { BRIDGE_PATH, decodeBinaryInvoke } from '@shared/bridge-protocol'
 import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
 
 const GROUP = FIRST_GROUP

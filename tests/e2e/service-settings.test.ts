@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type RunningService } from '../../server/src/index'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { NEW_SERVICE_SIGN_IN_NOTICE } from '../../src/main/core/service-settings'
-import { SERVICE_SETTING_LABELS, SERVICE_SETTING_NAMES } from '../../src/shared/service-settings'
+import { SERVICE_SETTING_LABELS, SERVICE_SETTING_NAMES } from '@shared/service-settings'
 import { connection, conversation, EndToEnd, FIRST_GROUP } from './support'
 
 let e2e: EndToEnd

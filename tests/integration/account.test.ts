@@ -2,7 +2,7 @@
 // profile with its avatar (U2, I1), the password (P1), and signing out when the service is gone.
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import type { SessionState } from '../../src/shared/session'
+import type { SessionState } from '@shared/session'
 import { PASSWORD_CHANGED_NOTICE } from '../../src/main/core/profile'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 

@@ -13,7 +13,7 @@ import { confirmCode, revokeAtIssuer, sendSmsCode, signIn } from '../../src/main
 import { chatToConversation, groupToConversation, toMessage, tokenResultToMe } from '../../src/main/api/to-domain'
 import { getMe } from '../../src/main/api/users'
 import { tokenFrom } from '../support/memory-platform'
-import { issuerOf } from '../../src/shared/token-issuer'
+import { issuerOf } from '@shared/token-issuer'
 
 let service: RunningService
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TestService } from '../../server/test/support'
-import type { Conversation } from '../../src/shared/conversations'
-import type { Message } from '../../src/shared/messages'
-import type { SessionState } from '../../src/shared/session'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
+import type { SessionState } from '@shared/session'
 import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const { cleanups, service: serviceFor } = testScope()

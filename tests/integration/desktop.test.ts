@@ -3,8 +3,8 @@
 // the global mute let through; and what the badge counts.
 import { describe, expect, it } from 'vitest'
 import type { Json, TestService, TestUser } from '../../server/test/support'
-import { chatId, type ConversationId } from '../../src/shared/conversation-id'
-import type { Conversation } from '../../src/shared/conversations'
+import { chatId, type ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
 import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const HOUR = 60 * 60 * 1000

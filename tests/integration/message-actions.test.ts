@@ -3,7 +3,7 @@
 // each seen live by the other side through messages:updated.
 import { describe, expect, it } from 'vitest'
 import { startTestService, type TestService, type TestUser } from '../../server/test/support'
-import type { Message } from '../../src/shared/messages'
+import type { Message } from '@shared/messages'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
 const { cleanups } = testScope()

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import { chatId } from '../../src/shared/conversation-id'
-import type { Conversation } from '../../src/shared/conversations'
-import type { ContactCard } from '../../src/shared/people'
+import { chatId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { ContactCard } from '@shared/people'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
 const { cleanups, service: serviceForTest } = testScope()

@@ -7,7 +7,7 @@ import { getGroup } from '../../src/main/api/groups'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { ServiceClient } from '../../src/main/api/service-client'
 import { MEMBERS_FRESH_MS, pollGateway } from '../../src/main/service/polls'
-import type { Poll } from '../../src/shared/polls'
+import type { Poll } from '@shared/polls'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { tokenFrom } from '../support/memory-platform'
 

@@ -22,7 +22,7 @@ import { confirmCode, sendSmsCode, signIn } from '../../src/main/api/sessions'
 import type { Log } from '../../src/main/log/log'
 import { directMessageChannel, groupChannel, userChannel } from '../../src/main/push/channels'
 import { PushConnection, type PushEvents } from '../../src/main/push/push-connection'
-import type { PushStatus } from '../../src/shared/session'
+import type { PushStatus } from '@shared/session'
 import { tokenFrom } from '../support/memory-platform'
 
 let directory: string

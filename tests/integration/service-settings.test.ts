@@ -13,7 +13,7 @@ import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE } from '
 import { checkServiceAddresses } from '../../src/main/service/connection-check'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { SavedServiceSettings } from '../../src/main/service/service-settings-control'
-import type { ServiceSettings } from '../../src/shared/service-settings'
+import type { ServiceSettings } from '@shared/service-settings'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from '../support/memory-platform'
 

@@ -3,7 +3,7 @@
 // start after it, and the challenge that MFA puts on every sign-in, a known device's too.
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import type { SessionState } from '../../src/shared/session'
+import type { SessionState } from '@shared/session'
 import { launchApp, signInThroughSms, testScope, type AppHarness, type LaunchOptions } from '../support/app-harness'
 
 const { cleanups, service: serviceFor } = testScope()

@@ -3,8 +3,8 @@
 // two-step verification on, and signing apps out, this one among them.
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import { chatId } from '../../src/shared/conversation-id'
-import type { TwoStepConfirmation } from '../../src/shared/account'
+import { chatId } from '@shared/conversation-id'
+import type { TwoStepConfirmation } from '@shared/account'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { MemoryPreferences, MemoryVault } from '../support/memory-platform'
 

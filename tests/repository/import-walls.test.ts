@@ -2,7 +2,7 @@
 // temporary tree with one forbidden import planted per wall is refused, each by the rule that
 // names that wall (so a rule that silently matches nothing fails here, not in a review).
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -80,13 +80,20 @@ describe('the import walls', () => {
       'src/main/hosting/policy.ts': ['import { BrowserWindow } from "electron"'],
       'server/src/app.ts': [],
       'server/src/borrows-the-app.ts': ["import '../../src/shared/window-api'"],
+      // The same walls, crossed through the project's path aliases.
+      'server/src/borrows-the-app-by-alias.ts': ["import '@shared/window-api'"],
+      'src/renderer/src/lib/page.ts': [],
+      'src/preload/borrows-the-page.ts': ["import '$lib/page'"],
+      'src/shared/borrows-the-page.ts': ["import type { A } from '$lib/page'"],
       'tests/spans-both.ts': ["import '../server/src/app'", "import '../src/main/core/a'"]
     }
     for (const [file, imports] of Object.entries(tree)) {
       mkdirSync(dirname(join(root, file)), { recursive: true })
       writeFileSync(join(root, file), `${imports.join('\n')}\nexport type A = string\nexport type Client = string\nexport type Window = string\n`)
     }
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'preserve', moduleResolution: 'bundler' } }))
+    // The project's own path aliases, so an import written through one resolves as it does in the project.
+    const { paths } = (JSON.parse(readFileSync(join(repositoryRoot, 'tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions
+    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'preserve', moduleResolution: 'bundler', paths } }))
     // Stand-ins for Electron's packages, so they resolve to the paths they have in the project.
     for (const name of ['electron', 'electron-store']) {
       mkdirSync(join(root, 'node_modules', name), { recursive: true })
@@ -119,6 +126,9 @@ describe('the import walls', () => {
       ['only-browser-mode-uses-browser', 'src/main/desktop/borrows-browser-mode.ts', 'src/main/browser/host.ts'],
       ['only-the-electron-shell-uses-desktop', 'src/main/browser/borrows-the-shell.ts', 'src/main/desktop/window.ts'],
       ['service-stays-apart-from-the-app', 'server/src/borrows-the-app.ts', 'src/shared/window-api.ts'],
+      ['service-stays-apart-from-the-app', 'server/src/borrows-the-app-by-alias.ts', 'src/shared/window-api.ts'],
+      ['preload-sees-shared', 'src/preload/borrows-the-page.ts', 'src/renderer/src/lib/page.ts'],
+      ['shared-stands-alone', 'src/shared/borrows-the-page.ts', 'src/renderer/src/lib/page.ts'],
       ['app-stays-apart-from-the-service', 'src/main/api/borrows-the-service.ts', 'server/src/app.ts']
     ])('%s: %s → %s', (rule, from, to) => {
       expect(rulesFor(from, to)).toContain(rule)

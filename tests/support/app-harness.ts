@@ -7,7 +7,7 @@ import { createAppCore, type AppCore } from '../../src/main/core/app-core'
 import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { connectToService } from '../../src/main/service/service-connection'
-import type { InvokeChannel, InvokeRequest, InvokeResponse } from '../../src/shared/window-api'
+import type { InvokeChannel, InvokeRequest, InvokeResponse } from '@shared/window-api'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
 
 type Cleanup = () => Promise<void> | void

@@ -5,8 +5,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import type { HostFrame } from '../../src/shared/bridge-protocol'
-import type { InvokeChannel, InvokeRequest, IpcResult } from '../../src/shared/window-api'
+import type { HostFrame } from '@shared/bridge-protocol'
+import type { InvokeChannel, InvokeRequest, IpcResult } from '@shared/window-api'
 
 export const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url))
 

@@ -1,6 +1,6 @@
 // In-memory stand-ins for the platform around core (keychain, settings file, notification centre,
 // window). They are what cannot run here; the service core talks to is always the real one.
-import type { EventContract, EventName } from '../../src/shared/window-api'
+import type { EventContract, EventName } from '@shared/window-api'
 import type {
   AppWindow,
   DesktopNotification,
@@ -12,9 +12,9 @@ import type {
   StatusDisplay,
   TokenVault
 } from '../../src/main/core/ports'
-import type { DesktopState } from '../../src/shared/attention'
+import type { DesktopState } from '@shared/attention'
 import type { Log } from '../../src/main/log/log'
-import { issuerOf, type IssuedToken, type TokenIssuer } from '../../src/shared/token-issuer'
+import { issuerOf, type IssuedToken, type TokenIssuer } from '@shared/token-issuer'
 import { localServiceConfig } from '../../src/main/api/service-config'
 
 /** A deployment's addresses as a token is kept with them: the local service's, at `origin`. */

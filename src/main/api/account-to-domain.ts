@@ -1,6 +1,6 @@
 // U1's self user as its owner manages it (shared/account.ts): profile fields and two-step state.
 import { z } from 'zod'
-import type { Account } from '../../shared/account'
+import type { Account } from '@shared/account'
 import type { WireSelfUser } from './decoders'
 
 // §15.9: `bio` and `mfa` sit beside the fields every self user is read for; read leniently, as

@@ -2,7 +2,7 @@
 import type { WireGroup } from './decoders'
 import type { WireGroupDetails, WireGroupMember, WireMembership, WirePendingMembership } from './group-decoders'
 import { deletionModeOf, groupTypeOf, roleOf } from './to-domain'
-import type { FormerGroup, FormerMember, GroupDetails, JoinRequest, Member } from '../../shared/groups'
+import type { FormerGroup, FormerMember, GroupDetails, JoinRequest, Member } from '@shared/groups'
 
 /** The group as its settings dialog and members panel show it to `meId`; null when `meId` is not among its members. */
 export function toGroupDetails(wire: WireGroupDetails, meId: string): GroupDetails | null {

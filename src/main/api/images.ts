@@ -1,7 +1,7 @@
 // The image service (docs/protocol.md §4 I1): pictures are uploaded here first, and a message then
 // carries the URL the service answered with.
 import { z } from 'zod'
-import type { ImageContentType } from '../../shared/image-files'
+import type { ImageContentType } from '@shared/image-files'
 import type { ServiceClient } from './service-client'
 
 const uploadAnswer = z.object({ payload: z.object({ url: z.string().min(1) }) })

@@ -2,7 +2,7 @@
 // `MessageEvent` with the names the service put in `data`. Texts are free on the wire, so the app
 // writes its own lines from these rather than showing whatever text came along.
 import { z } from 'zod'
-import type { MessageEvent } from '../../shared/messages'
+import type { MessageEvent } from '@shared/messages'
 import { displayName, wireId, type WireMessage } from './decoders'
 
 const person = z.looseObject({ id: wireId.optional(), nickname: displayName })

@@ -1,5 +1,5 @@
 // The body of a message this client sends (MS2, C3; docs/protocol.md §10 "Message rules").
-import type { SendableAttachment } from '../../shared/messages'
+import type { SendableAttachment } from '@shared/messages'
 
 /** Polls are created by the service only (§10): a client can send every other kind. */
 export type OutgoingAttachment = SendableAttachment

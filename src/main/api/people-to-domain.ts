@@ -1,5 +1,5 @@
 // Pure mappings from the people payloads to the app's own shapes (src/shared/people.ts).
-import type { Contact, Person, Profile } from '../../shared/people'
+import type { Contact, Person, Profile } from '@shared/people'
 import type { WireGroupPerson, WireProfile, WireRelationship } from './people-decoders'
 
 /** §6: relationships made through a share link have reason 1, imported ones reason 2. */

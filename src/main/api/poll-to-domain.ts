@@ -1,5 +1,5 @@
 // A poll as the app shows it (src/shared/polls.ts): who voted named by their nickname in the group.
-import type { Poll } from '../../shared/polls'
+import type { Poll } from '@shared/polls'
 import type { WirePoll } from './polls'
 
 export interface PollViewer {

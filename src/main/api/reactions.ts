@@ -1,6 +1,6 @@
 // Reactions and the likes lists (docs/protocol.md §12).
 import { z } from 'zod'
-import type { LikePeriod } from '../../shared/messages'
+import type { LikePeriod } from '@shared/messages'
 import { wireMessage, type WireMessage } from './decoders'
 import { path, type ServiceClient } from './service-client'
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { issuerOf, type IssuedToken } from '../../shared/token-issuer'
+import { issuerOf, type IssuedToken } from '@shared/token-issuer'
 import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from './api-error'
 import { listGroupMessages } from './messages'
 import { confirmCode, signIn } from './sessions'

@@ -6,7 +6,7 @@
 // The token goes only where it came from: a request that would carry it to addresses other than
 // those of the deployment that issued it is never sent, and no answer's redirect is followed.
 import type { z } from 'zod'
-import { isIssuedBy, type IssuedToken } from '../../shared/token-issuer'
+import { isIssuedBy, type IssuedToken } from '@shared/token-issuer'
 import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from './api-error'
 import { failureBody } from './decoders'
 import type { ServiceConfig } from './service-config'

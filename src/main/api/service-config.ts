@@ -3,8 +3,8 @@
 // ever derived from another. Each must pass the transport rule (shared/service-address.ts), since
 // the access token travels to all of them.
 import { z } from 'zod'
-import { pictureOriginsProblem } from '../../shared/picture-origins'
-import { addressProblem, serviceAddressProblem, type ServiceAddressSetting } from '../../shared/service-address'
+import { pictureOriginsProblem } from '@shared/picture-origins'
+import { addressProblem, serviceAddressProblem, type ServiceAddressSetting } from '@shared/service-address'
 
 function serviceAddress(setting: ServiceAddressSetting) {
   return z.string().superRefine((value, context) => {

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { ApiError } from './api-error'
 import { verificationEnvelope, wireTokenResult, type WireTokenResult, type WireVerification } from './decoders'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 import { path, ServiceClient } from './service-client'
 
 export interface SignInRequest {

@@ -1,9 +1,9 @@
 // Pure mappings from decoded wire payloads to the app's own model (src/shared/conversations.ts,
 // messages.ts and the rest), so nothing outside api/ and push/ depends on the service's field names.
-import { type ConversationId, chatId } from '../../shared/conversation-id'
-import type { Conversation, DeletionActor, GroupRole, GroupType, MessagePreview } from '../../shared/conversations'
-import type { Attachment, Message, Reaction } from '../../shared/messages'
-import type { Me } from '../../shared/session'
+import { type ConversationId, chatId } from '@shared/conversation-id'
+import type { Conversation, DeletionActor, GroupRole, GroupType, MessagePreview } from '@shared/conversations'
+import type { Attachment, Message, Reaction } from '@shared/messages'
+import type { Me } from '@shared/session'
 import {
   emojiAttachment,
   imageAttachment,

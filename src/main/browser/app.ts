@@ -2,8 +2,8 @@
 // served to a browser tab by the host. Each call is a whole app with its own data directory, so
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
-import { pictureOrigins } from '../../shared/picture-origins'
-import { isWebUrl } from '../../shared/web-url'
+import { pictureOrigins } from '@shared/picture-origins'
+import { isWebUrl } from '@shared/web-url'
 import { createAppCore, type AppCore, type AppCoreDependencies } from '../core/app-core'
 import type { DesktopNotification } from '../core/ports'
 import type { Log } from '../log/log'

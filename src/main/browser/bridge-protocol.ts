@@ -2,7 +2,7 @@
 // once in src/shared/bridge-protocol.ts; the schema stays here so zod stays out of the renderer's
 // bundle (the page trusts the host that served it, the host trusts no page).
 import { z } from 'zod'
-import type { PageFrame } from '../../shared/bridge-protocol'
+import type { PageFrame } from '@shared/bridge-protocol'
 
 /** How the page numbers its calls, to match each answer to its call. */
 const invokeId = z.number().int().nonnegative()

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
-import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '../../shared/window-api'
+import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '@shared/window-api'
 import { EventQueue } from '../window-api/event-queue'
-import { encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '../../shared/bridge-protocol'
+import { encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '@shared/bridge-protocol'
 import { startBrowserHost, type BrowserHost } from './host'
 
 let workDir: string

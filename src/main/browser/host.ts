@@ -21,8 +21,8 @@ import {
   MAX_TEXT_FRAME_BYTES,
   type HostFrame,
   type PageFrame
-} from '../../shared/bridge-protocol'
-import type { InvokeHandlers } from '../../shared/window-api'
+} from '@shared/bridge-protocol'
+import type { InvokeHandlers } from '@shared/window-api'
 import { answerableInvokeSchema, pageFrameSchema } from './bridge-protocol'
 import { PageWindow } from './page-window'
 import { staticFiles } from './static-files'

@@ -1,6 +1,6 @@
 // The account as its owner manages it: profile, password, two-step verification and signed-in
 // apps (docs/protocol.md §3, §4).
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import { Profile } from './profile'
 import { SignedInApps } from './signed-in-apps'

@@ -1,4 +1,4 @@
-import type { ErrorCode, IpcError } from '../../shared/window-api'
+import type { ErrorCode, IpcError } from '@shared/window-api'
 
 /** A failure the user should hear about, already worded for them. */
 export class AppError extends Error {

@@ -1,10 +1,10 @@
 // What a message new to the app does there: the open conversation shows it, the list counts it
 // and moves its conversation up, and the notifier considers it. It listens to the message flow, so
 // a message does this once, whether push, a catch-up or the answer to a send brought it.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message } from '../../shared/messages'
-import type { Me } from '../../shared/session'
-import { conversationKind, otherParticipant } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message } from '@shared/messages'
+import type { Me } from '@shared/session'
+import { conversationKind, otherParticipant } from '@shared/conversation-id'
 import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'
 import type { MessageFlow } from './message-flow'

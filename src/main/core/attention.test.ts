@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DesktopState } from '../../shared/attention'
+import type { DesktopState } from '@shared/attention'
 import { FakeIdle, MemoryPreferences } from '../../../tests/support/memory-platform'
 import { Attention, IDLE_CHECK_MS } from './attention'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '@shared/settings'
 
 const HOUR = 60 * 60 * 1000
 const START = Date.UTC(2026, 5, 10, 12, 0)

@@ -3,8 +3,8 @@
 // the tray and the in-app menus both show and drive, in either host. It keeps what must survive a
 // restart in the preferences, ends a timed mute on time (and checks again when the computer wakes,
 // since timers sleep with it), and turns Away by itself after idleness.
-import type { DesktopState, MuteDuration, PresenceStatus } from '../../shared/attention'
-import type { Settings, SettingsChanges } from '../../shared/settings'
+import type { DesktopState, MuteDuration, PresenceStatus } from '@shared/attention'
+import type { Settings, SettingsChanges } from '@shared/settings'
 import { inForce, muteFor } from './mute'
 import type { IdleSource, Preferences } from './ports'
 import { ACTIVE, afterIdle, afterLock, chosen, kept, type Presence } from './presence'

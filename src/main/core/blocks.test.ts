@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatStanding } from '../../shared/people'
+import type { ChatStanding } from '@shared/people'
 import { Blocks } from './blocks'
 
 function blocksOver(blocked: string[], capable: Record<string, boolean>) {

@@ -8,7 +8,7 @@
 // blocked one's); the app does not. The profile tells the user to unblock them first, so the chat
 // offers no Message box, and the outbox refuses such a message before it goes, however it came
 // (an old window, a notification's reply, a retry).
-import type { ChatStanding } from '../../shared/people'
+import type { ChatStanding } from '@shared/people'
 
 export interface BlocksDependencies {
   /** B1: the ids of the people the user blocks. */

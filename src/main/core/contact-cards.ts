@@ -1,7 +1,7 @@
 // The rows of an address book the user imports (R3, docs/protocol.md §6), checked before anything
 // is sent: the service refuses a whole request for one bad entry, so the user hears of every bad
 // row at once and nothing is half imported.
-import type { ContactCard } from '../../shared/people'
+import type { ContactCard } from '@shared/people'
 import { AppError } from './app-error'
 
 /** R3's rule for a phone number. */

@@ -1,9 +1,9 @@
 // The conversation list and the one conversation open: opening it reads its newest page, marks
 // it read and has push follow it; muting one.
-import type { MuteDuration } from '../../shared/attention'
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { MuteDuration } from '@shared/attention'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import { muteFor } from './mute'
 import type { Notifications } from './notifications'

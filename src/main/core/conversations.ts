@@ -1,11 +1,11 @@
 // The conversation list: groups and direct messages together, newest activity first, each with
 // its last message and how many messages arrived since the user last looked. The service keeps no
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
-import { type ConversationId, compareIds, conversationKind, otherParticipant } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { Message, PendingMessage } from '../../shared/messages'
-import type { Mute } from '../../shared/attention'
-import type { Person } from '../../shared/people'
+import { type ConversationId, compareIds, conversationKind, otherParticipant } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message, PendingMessage } from '@shared/messages'
+import type { Mute } from '@shared/attention'
+import type { Person } from '@shared/people'
 import { groupMute, inForce } from './mute'
 import type { ConversationService, Preferences } from './ports'
 

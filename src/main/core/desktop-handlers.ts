@@ -1,6 +1,6 @@
 // What the desktop around the conversations offers: presence, the global mute, the settings of
 // notifications and the window, and opening a link in the user's browser.
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { Attention } from './attention'
 
 type DesktopChannel = Extract<keyof InvokeHandlers, `desktop:${string}` | `presence:${string}` | `notifications:${string}` | `settings:${string}` | `shell:${string}`>

@@ -1,5 +1,5 @@
 // Turns whatever went wrong into words for the user. The service's own error text stays in the log.
-import type { ErrorCode, IpcError } from '../../shared/window-api'
+import type { ErrorCode, IpcError } from '@shared/window-api'
 import { AppError } from './app-error'
 
 const MESSAGES: Record<ErrorCode, string> = {

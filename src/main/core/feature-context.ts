@@ -1,13 +1,13 @@
 // What core's feature modules get from the app around them: the service, the conversation list,
 // and the signed-in user. app-core builds one; each feature adds its handlers.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { Me } from '../../shared/session'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Me } from '@shared/session'
 import type { Log } from '../log/log'
 import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'
 import type { EventSink, Preferences, ServiceGateway } from './ports'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 import type { ShareOrigins } from './share-origins'
 
 export interface FeatureContext {

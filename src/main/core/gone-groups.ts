@@ -4,7 +4,7 @@
 // `watchingForGoneGroups`, so whichever call meets the 404 first (a send, the history, a catch-up,
 // a mute, a poll, a pin), the group leaves the list at once instead of lingering until the list
 // is next fetched.
-import { type ConversationId, conversationKind } from '../../shared/conversation-id'
+import { type ConversationId, conversationKind } from '@shared/conversation-id'
 import { errorCodeOf } from './failures'
 
 export interface GoneGroupsDependencies {

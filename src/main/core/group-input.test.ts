@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '../../shared/limits'
+import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '@shared/limits'
 import {
   checkedCandidates,
   checkedChanges,

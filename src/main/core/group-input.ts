@@ -1,9 +1,9 @@
 // What the user types for a group, checked and tidied before the service sees it, with what is
 // wrong said in their words (the service answers a bare 400). Lengths count code points, as the
 // service does (docs/protocol.md §2.1).
-import type { GroupChanges, MemberCandidate, NewGroup } from '../../shared/groups'
-import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '../../shared/limits'
-import { cutToCodePoints } from '../../shared/cut-text'
+import type { GroupChanges, MemberCandidate, NewGroup } from '@shared/groups'
+import { MAX_GROUP_DESCRIPTION, MAX_GROUP_NAME, MAX_JOIN_ANSWER, MAX_JOIN_QUESTION, MAX_NICKNAME } from '@shared/limits'
+import { cutToCodePoints } from '@shared/cut-text'
 import { AppError } from './app-error'
 import { readPastedLink } from './pasted-link'
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { featureContext } from '../../../tests/support/feature-context'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
-import type { GroupDetails, Member } from '../../shared/groups'
+import type { GroupDetails, Member } from '@shared/groups'
 import { AppError } from './app-error'
 import type { Conversations } from './conversations'
 import { groupHandlers, WORDS } from './groups'

@@ -4,11 +4,11 @@
 // service announces to nobody (§14.5: settings, destroy, bans): created, joined and rejoined groups
 // come in, groups left or destroyed go, and settings show at once.
 import { randomUUID } from 'node:crypto'
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation, GroupRole } from '../../shared/conversations'
-import { canManage, canSeeRoster, isOwner } from '../../shared/group-rules'
-import type { AddMembersResult, GroupDetails, JoinRequest, Member, MemberCandidate, PendingJoin } from '../../shared/groups'
-import type { ErrorCode, InvokeHandlers } from '../../shared/window-api'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation, GroupRole } from '@shared/conversations'
+import { canManage, canSeeRoster, isOwner } from '@shared/group-rules'
+import type { AddMembersResult, GroupDetails, JoinRequest, Member, MemberCandidate, PendingJoin } from '@shared/groups'
+import type { ErrorCode, InvokeHandlers } from '@shared/window-api'
 import { AppError } from './app-error'
 import type { FeatureContext } from './feature-context'
 import { errorCodeOf } from './failures'

@@ -1,10 +1,10 @@
 // What the user does to a message already in a conversation (react, edit, delete, pin) and the
 // lists built from those (pins, most liked). The service decides who may do what; here its
 // refusals are put in the user's words, and a pin that was already made counts as made.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { Message, MostLiked, Reaction } from '../../shared/messages'
-import { EDIT_WINDOW_SECONDS } from '../../shared/message-permissions'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message, MostLiked, Reaction } from '@shared/messages'
+import { EDIT_WINDOW_SECONDS } from '@shared/message-permissions'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { MessageChange } from './message-flow'

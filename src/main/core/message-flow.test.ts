@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/messages'
-import type { Poll } from '../../shared/polls'
+import type { Message } from '@shared/messages'
+import type { Poll } from '@shared/polls'
 import { MessageFlow, type Arrival, type HistoryPage, type MessageChange } from './message-flow'
 
 function message(id: string, conversationId = 'g1'): Message {

@@ -3,10 +3,10 @@
 // deletion, a reaction, a pin, a poll's votes), it passes through here, and those who keep or
 // show messages (the renderer's events, the conversation list, the notifier, the outbox, and a
 // store on disk) listen here rather than to each source.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message, Reaction } from '../../shared/messages'
-import type { Poll } from '../../shared/polls'
-import { TypedEmitter } from '../../shared/typed-emitter'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message, Reaction } from '@shared/messages'
+import type { Poll } from '@shared/polls'
+import { TypedEmitter } from '@shared/typed-emitter'
 
 /** How a message new to the app reached it. */
 export type ArrivalSource = 'pushed' | 'sent' | 'caughtUp'

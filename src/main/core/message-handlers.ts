@@ -1,6 +1,6 @@
 // Writing in a conversation and acting on its messages: sending through the outbox, paging back
 // through the history, reacting, editing, deleting, pinning, and saying the user is typing.
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import type { MessageActions } from './message-actions'
 import type { Outbox } from './outbox'

@@ -1,5 +1,5 @@
 // When a mute ends, and whether one is still in force. Pure: the caller passes the time.
-import type { Mute, MuteDuration } from '../../shared/attention'
+import type { Mute, MuteDuration } from '@shared/attention'
 
 const HOUR_MS = 60 * 60 * 1000
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { Message } from '../../shared/messages'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
 import { RecordingNotifier } from '../../../tests/support/memory-platform'
 import { Notifications, type Situation } from './notifications'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '@shared/settings'
 
 const ME = { id: '1', name: 'Ada', avatarUrl: null }
 const GROUP = '42'

@@ -1,10 +1,10 @@
 // Shows the notifications the policy allows, one per conversation: a second message in the same
 // conversation updates the first notification ("3 new messages in Book Club") instead of adding
 // another, and reading the conversation takes it away.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { Me } from '../../shared/session'
-import type { Settings } from '../../shared/settings'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Me } from '@shared/session'
+import type { Settings } from '@shared/settings'
 import { notificationFor, shouldNotify, type Happening, type NotifyContext } from './notify-policy'
 import type { Notifier } from './ports'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/messages'
+import type { Message } from '@shared/messages'
 import { mentions, notificationFor, shouldNotify, type Happening, type NotifyContext } from './notify-policy'
 
 const ME = '1'

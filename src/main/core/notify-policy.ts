@@ -1,9 +1,9 @@
 // When something earns a desktop notification, and what it says. Pure, so the whole rule reads
 // in one place and a table of cases pins it (notify-policy.test.ts).
-import { conversationKind, type ConversationId } from '../../shared/conversation-id'
-import type { Message } from '../../shared/messages'
-import type { PresenceStatus } from '../../shared/attention'
-import { visibleText } from '../../shared/visible-text'
+import { conversationKind, type ConversationId } from '@shared/conversation-id'
+import type { Message } from '@shared/messages'
+import type { PresenceStatus } from '@shared/attention'
+import { visibleText } from '@shared/visible-text'
 
 /** Something that happened in a conversation: a message arrived, or someone reacted to one of yours. */
 export type Happening =

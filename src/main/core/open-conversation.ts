@@ -1,7 +1,7 @@
 // The conversation the user has open. Push follows it while it is (its channel carries typing,
 // edits and reactions that the user's own channel does not), and the notifier stays quiet for it
 // while the window has the focus.
-import type { ConversationId } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
 import type { PushFeed } from './ports'
 
 export class OpenConversation {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message, PendingMessage } from '../../shared/messages'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message, PendingMessage } from '@shared/messages'
 import { AppError } from './app-error'
 import { Outbox } from './outbox'
 import { MemoryService } from './testing/memory-service'

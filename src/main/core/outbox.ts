@@ -5,9 +5,9 @@
 // (§18 #24), and an app stopped or cut off for longer would post the message twice: so before it
 // sends again a message whose earlier attempt may have arrived, the outbox looks for it in the
 // conversation's history.
-import { type ConversationId, conversationKind } from '../../shared/conversation-id'
-import type { Message, PendingMessage, SendableAttachment } from '../../shared/messages'
-import { MAX_ATTACHMENTS } from '../../shared/limits'
+import { type ConversationId, conversationKind } from '@shared/conversation-id'
+import type { Message, PendingMessage, SendableAttachment } from '@shared/messages'
+import { MAX_ATTACHMENTS } from '@shared/limits'
 import { errorCodeOf, toIpcError, userMessageFor } from './failures'
 import { AppError } from './app-error'
 import type { TimelineService } from './ports'

@@ -10,10 +10,10 @@
 // Filtered at the page's edge, not where the service's answers are read: what core keeps (the list,
 // the timelines, the outbox) stays as the service said it, and each answer is judged by the origins
 // in force when it leaves, so a Save in Settings ▸ Service counts from the next answer on.
-import type { Conversation, OpenedConversation } from '../../shared/conversations'
-import type { Attachment, Message, MessagePage, MostLiked } from '../../shared/messages'
-import type { Me, SessionState } from '../../shared/session'
-import type { GroupDetails, JoinOutcome } from '../../shared/groups'
+import type { Conversation, OpenedConversation } from '@shared/conversations'
+import type { Attachment, Message, MessagePage, MostLiked } from '@shared/messages'
+import type { Me, SessionState } from '@shared/session'
+import type { GroupDetails, JoinOutcome } from '@shared/groups'
 import {
   INVOKE_CHANNELS,
   type EventContract,
@@ -22,11 +22,11 @@ import {
   type InvokeHandlers,
   type InvokeRequest,
   type InvokeResponse
-} from '../../shared/window-api'
-import type { Account } from '../../shared/account'
-import type { Profile } from '../../shared/people'
-import { isAllowedPicture } from '../../shared/picture-origins'
-import { isWebUrl } from '../../shared/web-url'
+} from '@shared/window-api'
+import type { Account } from '@shared/account'
+import type { Profile } from '@shared/people'
+import { isAllowedPicture } from '@shared/picture-origins'
+import { isWebUrl } from '@shared/web-url'
 import type { EventSink } from './ports'
 
 /** The origins the page may load pictures from, as the settings in force say now. */

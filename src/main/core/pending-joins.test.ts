@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
-import type { PendingJoin } from '../../shared/groups'
+import type { PendingJoin } from '@shared/groups'
 import { PendingJoins } from './pending-joins'
 
 const request = (groupId: string, answer: string | null = null): PendingJoin => ({

@@ -2,8 +2,8 @@
 // service lists no such thing for the one asking, so this device keeps them, per account, until
 // the group shows up in the user's list (approved: the service pushes `membership.create`) or the
 // user lets one go (a denial is never announced, docs/protocol.md §14.5).
-import type { ConversationId } from '../../shared/conversation-id'
-import type { PendingJoin } from '../../shared/groups'
+import type { ConversationId } from '@shared/conversation-id'
+import type { PendingJoin } from '@shared/groups'
 import type { Preferences } from './ports'
 
 export class PendingJoins {

@@ -1,7 +1,7 @@
 // What core's people handlers do with answers the local service cannot give: an account that is
 // gone. Everything else runs against the real service in tests/integration/people.test.ts.
 import { describe, expect, it } from 'vitest'
-import type { Person } from '../../shared/people'
+import type { Person } from '@shared/people'
 import { featureContext } from '../../../tests/support/feature-context'
 import { MemoryPreferences } from '../../../tests/support/memory-platform'
 import { AppError } from './app-error'

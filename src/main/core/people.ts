@@ -1,8 +1,8 @@
 // People: profiles, contacts, blocks, and starting a direct conversation (docs/protocol.md §4–§6, §11).
-import type { Conversation } from '../../shared/conversations'
-import { chatId } from '../../shared/conversation-id'
-import type { ErrorCode, InvokeHandlers } from '../../shared/window-api'
-import type { Contact, Person, Profile } from '../../shared/people'
+import type { Conversation } from '@shared/conversations'
+import { chatId } from '@shared/conversation-id'
+import type { ErrorCode, InvokeHandlers } from '@shared/window-api'
+import type { Contact, Person, Profile } from '@shared/people'
 import { AppError } from './app-error'
 import { checkedCards } from './contact-cards'
 import { parseContactLink } from './contact-link'

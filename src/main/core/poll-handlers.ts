@@ -1,6 +1,6 @@
 // Polls in a group: each answer the service gives about a poll goes into the message flow, and a
 // new poll's own message with it.
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import type { MessageFlow } from './message-flow'
 import type { Polls } from './polls'

@@ -1,8 +1,8 @@
 // Polls in groups: checks what the user asks for before the service sees it (PL1 refuses with a
 // bare 400), and keeps polls to groups, where the service has them.
-import { type ConversationId, conversationKind } from '../../shared/conversation-id'
-import type { NewPoll, Poll, PollPage } from '../../shared/polls'
-import { pollProblem } from '../../shared/poll-rules'
+import { type ConversationId, conversationKind } from '@shared/conversation-id'
+import type { NewPoll, Poll, PollPage } from '@shared/polls'
+import { pollProblem } from '@shared/poll-rules'
 import { AppError } from './app-error'
 import type { PollService } from './ports'
 

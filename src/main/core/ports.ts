@@ -2,15 +2,15 @@
 // it runs on. The composition roots (`src/main/index.ts` for Electron, `browser/app.ts` for
 // browser mode) build the real ones: the service connection in `service/`, the platform adapters
 // in `desktop/` or `browser/`. Tests pass in-memory fakes. Core imports none of those folders.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation, Typist } from '../../shared/conversations'
-import type { LikePeriod, Message, PendingMessage, Reaction, SendableAttachment } from '../../shared/messages'
-import type { NewPoll, Poll, PollPage } from '../../shared/polls'
-import type { Me, PushStatus } from '../../shared/session'
-import type { DesktopState, Mute, PresenceStatus } from '../../shared/attention'
-import type { ImageContentType } from '../../shared/image-files'
-import type { Contact, ContactCard, Person, Profile } from '../../shared/people'
-import type { Account, SignedInApp } from '../../shared/account'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation, Typist } from '@shared/conversations'
+import type { LikePeriod, Message, PendingMessage, Reaction, SendableAttachment } from '@shared/messages'
+import type { NewPoll, Poll, PollPage } from '@shared/polls'
+import type { Me, PushStatus } from '@shared/session'
+import type { DesktopState, Mute, PresenceStatus } from '@shared/attention'
+import type { ImageContentType } from '@shared/image-files'
+import type { Contact, ContactCard, Person, Profile } from '@shared/people'
+import type { Account, SignedInApp } from '@shared/account'
 import type {
   FormerGroup,
   FormerMember,
@@ -21,11 +21,11 @@ import type {
   MemberCandidate,
   NewGroup,
   PendingJoin
-} from '../../shared/groups'
-import type { EventContract, EventName } from '../../shared/window-api'
-import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
-import type { IssuedToken } from '../../shared/token-issuer'
-import type { ProfileChanges, ProfileField } from '../../shared/account'
+} from '@shared/groups'
+import type { EventContract, EventName } from '@shared/window-api'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '@shared/service-settings'
+import type { IssuedToken } from '@shared/token-issuer'
+import type { ProfileChanges, ProfileField } from '@shared/account'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.

@@ -3,8 +3,8 @@
 // - Away comes by itself after the chosen minutes of idleness, on lock or on suspend, but only
 //   over Active: it never replaces Away or Do not disturb chosen by hand.
 // - An automatic Away returns to Active on the first activity; a chosen one stays.
-import type { PresenceStatus } from '../../shared/attention'
-import type { AutoAwayMinutes } from '../../shared/settings'
+import type { PresenceStatus } from '@shared/attention'
+import type { AutoAwayMinutes } from '@shared/settings'
 
 export interface Presence {
   status: PresenceStatus

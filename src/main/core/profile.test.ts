@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Account, ProfileChanges } from '../../shared/account'
-import type { Me } from '../../shared/session'
+import type { Account, ProfileChanges } from '@shared/account'
+import type { Me } from '@shared/session'
 import { AppError } from './app-error'
 import type { ProfileUpdateOutcome } from './ports'
 import { Profile } from './profile'

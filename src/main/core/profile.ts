@@ -1,8 +1,8 @@
 // The user's own profile (U1, U2) and password (P1). A profile saved is the signed-in user's new
 // name and avatar at once; a password changed ends every session of the account, this one too.
-import type { Account, ProfileChanges, ProfileField, SaveProfileResult } from '../../shared/account'
-import type { Me } from '../../shared/session'
-import { newPasswordProblem, PROFILE_REFUSALS, profileProblems } from '../../shared/profile-rules'
+import type { Account, ProfileChanges, ProfileField, SaveProfileResult } from '@shared/account'
+import type { Me } from '@shared/session'
+import { newPasswordProblem, PROFILE_REFUSALS, profileProblems } from '@shared/profile-rules'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { ServiceGateway } from './ports'

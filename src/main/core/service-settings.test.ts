@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
-import { issuerOf, type IssuedToken } from '../../shared/token-issuer'
+import type { ServiceSettings, ServiceSettingsView } from '@shared/service-settings'
+import { issuerOf, type IssuedToken } from '@shared/token-issuer'
 import type { DeploymentSwitch, ServiceSettingsPort } from './ports'
 import { NEW_SERVICE_REFUSED_SESSION_NOTICE, NEW_SERVICE_SIGN_IN_NOTICE, serviceSettingsHandlers } from './service-settings'
 

@@ -2,9 +2,9 @@
 // deployment they name without a restart (the connection does that, behind its port); what core
 // adds is the session: kept when the new deployment accepts its token, ended with a notice saying
 // why when it refuses it, or when it is at another origin and so was never shown the token.
-import type { InvokeHandlers } from '../../shared/window-api'
-import { SERVICE_SETTING_LABELS, serviceSettingsProblems, type ServiceSettingName } from '../../shared/service-settings'
-import { issuerOf, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
+import type { InvokeHandlers } from '@shared/window-api'
+import { SERVICE_SETTING_LABELS, serviceSettingsProblems, type ServiceSettingName } from '@shared/service-settings'
+import { issuerOf, type IssuedToken, type TokenIssuer } from '@shared/token-issuer'
 import { AppError } from './app-error'
 import type { ServiceSettingsPort } from './ports'
 

@@ -1,6 +1,6 @@
 // Signing in and out, by every route, and what a page that (re)loads is told first.
-import type { PushStatus } from '../../shared/session'
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { PushStatus } from '@shared/session'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import type { Session } from './session'
 

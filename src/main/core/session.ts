@@ -6,10 +6,10 @@
 // The token is held with the deployment that issued it, and one account is signed in at a time: a
 // start on addresses other than the issuer's, or a sign-in while a token is held, never sends it.
 import { randomUUID } from 'node:crypto'
-import type { TextRoute } from '../../shared/account'
-import { isIssuedBy, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
-import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '../../shared/session'
-import type { ErrorCode } from '../../shared/window-api'
+import type { TextRoute } from '@shared/account'
+import { isIssuedBy, type IssuedToken, type TokenIssuer } from '@shared/token-issuer'
+import type { ConfirmCodeResult, Me, SessionState, SignInResult, VerificationChallenge } from '@shared/session'
+import type { ErrorCode } from '@shared/window-api'
 import { AppError } from './app-error'
 import { errorCodeOf, toIpcError, userMessageFor } from './failures'
 import type { LoginOutcome, Preferences, SessionService, TextRouteAddress, TokenVault } from './ports'

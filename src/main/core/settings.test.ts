@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import { DEFAULT_SETTINGS } from '@shared/settings'
 import { readSettings, withChanges } from './settings'
 
 describe('readSettings', () => {

@@ -2,7 +2,7 @@
 // from. Stored through the preferences port; a stored value that does not fit (an older or
 // hand-edited file) falls back to its default, setting by setting, rather than losing the rest.
 import { z } from 'zod'
-import { DEFAULT_SETTINGS, type Settings, type SettingsChanges } from '../../shared/settings'
+import { DEFAULT_SETTINGS, type Settings, type SettingsChanges } from '@shared/settings'
 
 export const settingsSchema = z.strictObject({
   desktopNotifications: z.boolean(),

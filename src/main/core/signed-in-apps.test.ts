@@ -1,9 +1,9 @@
 // SignedInApps' failure paths beside the real service's (tests/integration/two-step.test.ts): an
 // outage while asking whether this app survived its own sign-out.
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { SignedInApp } from '../../shared/account'
-import type { Me } from '../../shared/session'
-import type { ErrorCode } from '../../shared/window-api'
+import type { SignedInApp } from '@shared/account'
+import type { Me } from '@shared/session'
+import type { ErrorCode } from '@shared/window-api'
 import { SIGNED_OUT_HERE_NOTICE, SignedInApps } from './signed-in-apps'
 import { failure } from './testing/memory-service'
 

@@ -1,8 +1,8 @@
 // The apps signed in to the account, one per live token (docs/protocol.md §3 T1, T2). The list
 // does not say which token is this app's own, so after signing one out the app asks who it is
 // (U1): a refusal means it signed itself out, and the session ends, the sign-in screen saying so.
-import type { SignedInApp } from '../../shared/account'
-import type { Me } from '../../shared/session'
+import type { SignedInApp } from '@shared/account'
+import type { Me } from '@shared/session'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { SecurityService, SessionService } from './ports'

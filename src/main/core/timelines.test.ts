@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/messages'
+import type { Message } from '@shared/messages'
 import { MessageFlow, type Arrival, type HistoryPage } from './message-flow'
 import { MemoryService } from './testing/memory-service'
 import { PAGE_SIZE, Timelines } from './timelines'

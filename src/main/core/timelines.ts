@@ -1,9 +1,9 @@
 // The message history of each conversation the user has opened: pages of it fetched on demand,
 // and, after an outage, what arrived meanwhile. Each page and each message read goes into the
 // message flow, which lets a message through once whichever way it came.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message, MessagePage } from '../../shared/messages'
-import { compareIds } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message, MessagePage } from '@shared/messages'
+import { compareIds } from '@shared/conversation-id'
 import type { MessageFlow } from './message-flow'
 import type { TimelineService } from './ports'
 

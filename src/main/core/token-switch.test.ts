@@ -1,7 +1,7 @@
 // Session.switchToken: the token M4 issues replaces the one in use, kept before anything uses it.
 import { describe, expect, it } from 'vitest'
-import type { Me } from '../../shared/session'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { Me } from '@shared/session'
+import type { IssuedToken } from '@shared/token-issuer'
 import { issuedToken, MemoryPreferences, MemoryVault, quietLog, TEST_ISSUER } from '../../../tests/support/memory-platform'
 import type { SessionService } from './ports'
 import { Session } from './session'

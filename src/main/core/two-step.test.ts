@@ -2,10 +2,10 @@
 // used, M3 or M4 refused, an outage between steps); tests/integration/two-step.test.ts covers the
 // whole flow against the real service.
 import { describe, expect, it } from 'vitest'
-import type { Account, SignedInApp } from '../../shared/account'
-import type { Me } from '../../shared/session'
-import type { ErrorCode } from '../../shared/window-api'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { Account, SignedInApp } from '@shared/account'
+import type { Me } from '@shared/session'
+import type { ErrorCode } from '@shared/window-api'
+import type { IssuedToken } from '@shared/token-issuer'
 import { issuedToken, quietLog } from '../../../tests/support/memory-platform'
 import type { SecurityService, SessionService } from './ports'
 import { failure } from './testing/memory-service'

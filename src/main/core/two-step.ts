@@ -2,13 +2,13 @@
 // verification of the account's phone (M2, then V2 texts a code), the code confirmed (V3), the
 // phone recorded as the channel (M3), and M4, which revokes every token of the account and issues
 // the one that replaces them. The verification's id stays here: the renderer only sees the hint.
-import type { Account, TwoStepConfirmation } from '../../shared/account'
-import type { Me } from '../../shared/session'
+import type { Account, TwoStepConfirmation } from '@shared/account'
+import type { Me } from '@shared/session'
 import type { Log } from '../log/log'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { SecurityService, SessionService } from './ports'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 
 export interface TwoStepDependencies {
   service: SecurityService & Pick<SessionService, 'sendSmsCode' | 'confirmCode'>

@@ -2,7 +2,7 @@
 // others, who count a typist stopped after 5 s of silence, keep seeing it while the user types.
 // The others also count them stopped as soon as their message arrives, so a message that lands
 // ends the quiet spell: the next keystroke, usually the next message's first, says so again.
-import type { ConversationId } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
 
 export const TYPING_INTERVAL_MS = 5_000
 

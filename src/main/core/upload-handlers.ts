@@ -1,5 +1,5 @@
 // Pictures on their way to the image service, before a message carries them.
-import type { InvokeHandlers } from '../../shared/window-api'
+import type { InvokeHandlers } from '@shared/window-api'
 import type { FeatureContext } from './feature-context'
 import type { Uploads } from './uploads'
 

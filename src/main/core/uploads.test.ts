@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { UploadProgress } from '../../shared/messages'
+import type { UploadProgress } from '@shared/messages'
 import { AppError } from './app-error'
 import type { ImageService } from './ports'
 import { Uploads } from './uploads'

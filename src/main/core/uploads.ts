@@ -1,8 +1,8 @@
 // Pictures on their way to the image service. The renderer hands over the bytes (it never holds
 // the token); this keeps each upload cancellable by its id and reports its progress in whole
 // percents, which is as fine as a progress bar can show.
-import type { UploadProgress } from '../../shared/messages'
-import { hasImageSignature, MAX_IMAGE_BYTES, type ImageContentType } from '../../shared/image-files'
+import type { UploadProgress } from '@shared/messages'
+import { hasImageSignature, MAX_IMAGE_BYTES, type ImageContentType } from '@shared/image-files'
 import { AppError } from './app-error'
 import { errorCodeOf } from './failures'
 import type { ImageService } from './ports'

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { INVOKE_CHANNELS } from '../../shared/window-api'
+import { INVOKE_CHANNELS } from '@shared/window-api'
 import { EventQueue } from '../window-api/event-queue'
 import { registerIpcTransport } from './ipc-transport'
 

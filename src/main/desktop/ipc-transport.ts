@@ -3,7 +3,7 @@
 // Main → renderer events flow once the page has said `app:ready`, and are held again from the
 // moment it reloads or navigates until it says so again.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron'
-import { INVOKE_CHANNELS, type IpcResult } from '../../shared/window-api'
+import { INVOKE_CHANNELS, type IpcResult } from '@shared/window-api'
 import type { Log } from '../log/log'
 import type { Dispatch } from '../window-api/dispatch'
 import type { EventQueue } from '../window-api/event-queue'

@@ -1,7 +1,7 @@
 // The preload (src/preload/index.ts) runs in the renderer's isolated world; here it runs against
 // fakes of contextBridge and ipcRenderer to check what it lets through.
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { EVENT_NAMES, INVOKE_CHANNELS, type Api } from '../../shared/window-api'
+import { EVENT_NAMES, INVOKE_CHANNELS, type Api } from '@shared/window-api'
 
 const electron = vi.hoisted(() => ({
   exposed: new Map<string, unknown>(),

@@ -2,7 +2,7 @@
 // OS keychain through Electron's safeStorage and kept in its own electron-store file. Where the OS
 // offers no real encryption the token stays in memory only: the user signs in again next launch
 // rather than having a readable token on disk.
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 import { decodeKeptToken, encodeKeptToken } from '../storage/kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'

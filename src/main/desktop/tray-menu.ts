@@ -1,7 +1,7 @@
 // What the tray says: its tooltip and its menu, worked out from the desktop state. Pure, so the
 // words and what each item does are tested without a tray; tray.ts hands the template to Electron.
 import type { MenuItemConstructorOptions } from 'electron'
-import type { DesktopState, Mute, MuteDuration, PresenceStatus } from '../../shared/attention'
+import type { DesktopState, Mute, MuteDuration, PresenceStatus } from '@shared/attention'
 
 /** What the menu's items do; each reaches the same core handler the window's menus call. */
 export interface TrayMenuActions {

@@ -1,8 +1,8 @@
 import type { MenuItemConstructorOptions, NativeImage, Tray } from 'electron'
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DesktopState } from '../../shared/attention'
-import { DEFAULT_SETTINGS } from '../../shared/settings'
+import type { DesktopState } from '@shared/attention'
+import { DEFAULT_SETTINGS } from '@shared/settings'
 import { TrayService, type TrayActions, type TrayWindow } from './tray'
 
 const electron = vi.hoisted(() => ({ menus: [] as MenuItemConstructorOptions[][] }))

@@ -3,7 +3,7 @@
 // SystemTrayService: everything it shows comes from a few fields, whose setters return early when
 // nothing changed and otherwise redraw the whole tray in one idempotent render().
 import { Menu, Tray, type NativeImage } from 'electron'
-import type { DesktopState, MuteDuration, PresenceStatus } from '../../shared/attention'
+import type { DesktopState, MuteDuration, PresenceStatus } from '@shared/attention'
 import type { StatusDisplay } from '../core/ports'
 import type { Log } from '../log/log'
 import { trayMenu, trayTooltip, type TrayMenuActions } from './tray-menu'

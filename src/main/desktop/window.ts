@@ -2,7 +2,7 @@
 // CSP on every document the session loads, no navigation away from the app, no new windows
 // (http(s) links go to the user's browser instead), no permissions, no webviews.
 import { BrowserWindow, screen, shell, type Session, type WebContents } from 'electron'
-import { isWebUrl } from '../../shared/web-url'
+import { isWebUrl } from '@shared/web-url'
 import type { Preferences } from '../core/ports'
 import type { Log } from '../log/log'
 import type { AppLocation } from './app-url'

@@ -1,5 +1,5 @@
 // Push channel names (docs/protocol.md §14.2).
-import { conversationKind, type ConversationId } from '../../shared/conversation-id'
+import { conversationKind, type ConversationId } from '@shared/conversation-id'
 
 export function userChannel(userId: string): string {
   return `/user/${userId}`

@@ -2,9 +2,9 @@
 // the typed event the connection emits, with its messages in the app's shape and in the
 // conversation they belong to. What is not an event (a keep-alive, a type the app does not know, a
 // payload it cannot read) comes back as a note for the log, or as nothing at all.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message } from '../../shared/messages'
-import { chatId } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message } from '@shared/messages'
+import { chatId } from '@shared/conversation-id'
 import type { WireMessage } from '../api/decoders'
 import { conversationIdOf, toMessage } from '../api/to-domain'
 import { conversationOfChannel } from './channels'

@@ -21,12 +21,12 @@
 import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
 import faye from 'faye'
 import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
-import type { PushStatus } from '../../shared/session'
+import type { PushStatus } from '@shared/session'
 import type { ServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
 import { backOffScheduler } from './back-off'
 import { deliveryEvent, type DeliveryEvents } from './delivery-events'
-import { TypedEmitter } from '../../shared/typed-emitter'
+import { TypedEmitter } from '@shared/typed-emitter'
 
 export interface PushEvents extends DeliveryEvents {
   status: PushStatus

@@ -4,8 +4,8 @@
 // person can tell which address to fix and how.
 import { randomUUID } from 'node:crypto'
 import { WebSocket } from 'ws'
-import { serviceAddressProblem, type ServiceAddressSetting } from '../../shared/service-address'
-import { SERVICE_ADDRESS_NAMES, type AddressCheck, type ServiceSettings } from '../../shared/service-settings'
+import { serviceAddressProblem, type ServiceAddressSetting } from '@shared/service-address'
+import { SERVICE_ADDRESS_NAMES, type AddressCheck, type ServiceSettings } from '@shared/service-settings'
 
 export interface ConnectionCheckOptions {
   /** How long each address may take to answer. */

@@ -1,6 +1,6 @@
 // The conversation list (G1 and C1, every page) and muting a group on the service (MU1, MU2) as core
 // asks for them (core/ports.ts ConversationService, GroupMuteService), in the app's shapes.
-import type { Conversation } from '../../shared/conversations'
+import type { Conversation } from '@shared/conversations'
 import { listChats } from '../api/chats'
 import type { WireGroup } from '../api/decoders'
 import { listGroups } from '../api/groups'

@@ -1,10 +1,10 @@
 // Groups and members as core asks for them (core/ports.ts GroupService), in the app's shapes. The
 // few answers that are not plain refusals are read here: MB3's 503 (not ready yet) and G10's
 // per-item statuses.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Conversation } from '../../shared/conversations'
-import type { GroupChanges, GroupDetails } from '../../shared/groups'
-import { canManage } from '../../shared/group-rules'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { GroupChanges, GroupDetails } from '@shared/groups'
+import { canManage } from '@shared/group-rules'
 import { ApiError } from '../api/api-error'
 import type { WireGroup } from '../api/decoders'
 import { wireGroupDetails } from '../api/group-decoders'
@@ -37,7 +37,7 @@ import { groupToConversation } from '../api/to-domain'
 import { AppError } from '../core/app-error'
 import { userMessageFor } from '../core/failures'
 import type { GroupService } from '../core/ports'
-import type { ErrorCode } from '../../shared/window-api'
+import type { ErrorCode } from '@shared/window-api'
 
 export interface GroupGatewayOptions {
   client: ServiceClient

@@ -1,9 +1,9 @@
 // Messages as core asks for them (core/ports.ts TimelineService, MessageActionService and sending),
 // in the app's shapes: a conversation's history a page at a time, sending, and what the user does
 // to one message. A chat is addressed on the wire by its other participant, a group by its id.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message } from '../../shared/messages'
-import { conversationKind, otherParticipant } from '../../shared/conversation-id'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message } from '@shared/messages'
+import { conversationKind, otherParticipant } from '@shared/conversation-id'
 import { listDirectMessages, sendDirectMessage } from '../api/chats'
 import { deleteMessage, editDirectMessage, editGroupMessage, pinnedDirectMessages, pinnedGroupMessages, setPinned } from '../api/message-actions'
 import { listGroupMessages, sendGroupMessage, type WireMessagePage } from '../api/messages'

@@ -7,7 +7,7 @@ import { groupMemberToPerson, toContact, toPerson, toProfile } from '../api/peop
 import type { ServiceClient } from '../api/service-client'
 import { getMe } from '../api/users'
 import type { PeopleService } from '../core/ports'
-import type { Person } from '../../shared/people'
+import type { Person } from '@shared/people'
 
 export interface PeopleGatewayOptions {
   client: ServiceClient

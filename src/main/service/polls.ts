@@ -1,6 +1,6 @@
 // Polls as core asks for them (core/ports.ts PollService), answered as the user sees them: who
 // voted by nickname and whether the user may end the poll, both read from the group's members.
-import type { Poll } from '../../shared/polls'
+import type { Poll } from '@shared/polls'
 import { wireMember, type WireGroup } from '../api/decoders'
 import { toPoll, type PollViewer } from '../api/poll-to-domain'
 import { createPoll, endPoll, getPoll, listPolls, votePoll, type WirePoll } from '../api/polls'

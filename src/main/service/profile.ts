@@ -1,6 +1,6 @@
 // The user's own profile (U2) and password (P1) as core asks for them (core/ports.ts ProfileService), in
 // the app's shapes.
-import type { ProfileChanges, ProfileField } from '../../shared/account'
+import type { ProfileChanges, ProfileField } from '@shared/account'
 import { selfUserToAccount } from '../api/account-to-domain'
 import { ApiError } from '../api/api-error'
 import type { ServiceClient } from '../api/service-client'

@@ -1,10 +1,10 @@
 // The push feed core follows (core/ports.ts PushFeed): one PushConnection for the signed-in user,
 // whose events are handed to core in the app's shapes. System messages that only announce a change
 // shown elsewhere are left out, a pin is read again, and typists and reactors are named.
-import type { ConversationId } from '../../shared/conversation-id'
-import type { Message } from '../../shared/messages'
-import type { Me } from '../../shared/session'
-import { isIssuedBy, issuerOf, type IssuedToken } from '../../shared/token-issuer'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message } from '@shared/messages'
+import type { Me } from '@shared/session'
+import { isIssuedBy, issuerOf, type IssuedToken } from '@shared/token-issuer'
 import type { WireGroup } from '../api/decoders'
 import type { ServiceConfig } from '../api/service-config'
 import { toReactions } from '../api/to-domain'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/messages'
+import type { Message } from '@shared/messages'
 import { wireGroup, wireMessage } from '../api/decoders'
 import type { Log } from '../log/log'
 import type { PushEvents } from '../push/push-connection'

@@ -2,7 +2,7 @@
 // user's own messages. The push comes on every reaction and every reaction taken back, with the
 // message's whole list of reactions afterwards and who acted, so a reaction made is told from one
 // taken back by whether the actor is still in that list.
-import { conversationKind } from '../../shared/conversation-id'
+import { conversationKind } from '@shared/conversation-id'
 import type { WireGroup } from '../api/decoders'
 import { nicknameIn } from '../api/to-domain'
 import type { ReactionToYourMessage } from '../core/ports'

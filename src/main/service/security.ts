@@ -6,7 +6,7 @@ import { confirmPhoneChannel, disableMfa, enableMfa, newBackupCode, startPhoneCh
 import type { ServiceClient } from '../api/service-client'
 import { getMe } from '../api/users'
 import type { SecurityService } from '../core/ports'
-import type { TokenIssuer } from '../../shared/token-issuer'
+import type { TokenIssuer } from '@shared/token-issuer'
 
 /** `issuer` tells which deployment a request sent now goes to: the one that issues M4's token. */
 export function securityGateway(client: ServiceClient, issuer: () => TokenIssuer): SecurityService {

@@ -2,7 +2,7 @@
 // app's own shapes. Both composition roots build one and hand it to core; core itself knows only
 // the ports it implements (core/ports.ts), never the api/ and push/ layers. Each area's gateway
 // lives in a file of its own beside this one; this file only assembles them.
-import { issuerOf, type IssuedToken, type TokenIssuer } from '../../shared/token-issuer'
+import { issuerOf, type IssuedToken, type TokenIssuer } from '@shared/token-issuer'
 import { getGroup } from '../api/groups'
 import { uploadPicture } from '../api/images'
 import { getGroupMessage } from '../api/message-actions'

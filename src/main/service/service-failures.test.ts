@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ErrorCode } from '../../shared/window-api'
+import type { ErrorCode } from '@shared/window-api'
 import { ApiError, ServiceUnreachableError } from '../api/api-error'
 import { AppError } from '../core/app-error'
 import { userMessageFor } from '../core/failures'

@@ -1,6 +1,6 @@
 // The service connection speaks core's language: a refusal or an outage leaves it as an AppError
 // whose code core decides by, worded for the user; the service's own text stays in its cause.
-import type { ErrorCode } from '../../shared/window-api'
+import type { ErrorCode } from '@shared/window-api'
 import { ApiError, ServiceRedirectError, ServiceUnreachableError, TokenElsewhereError } from '../api/api-error'
 import { AppError } from '../core/app-error'
 import { userMessageFor } from '../core/failures'

@@ -4,8 +4,8 @@
 // keeps the saved settings (Electron's settings file, browser mode's store) and its environment
 // overrides them, as at start-up (api/service-config.ts): the two never disagree about what is
 // in force, before or after a save.
-import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../shared/service-settings'
-import { isIssuedBy, type IssuedToken } from '../../shared/token-issuer'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '@shared/service-settings'
+import { isIssuedBy, type IssuedToken } from '@shared/token-issuer'
 import { ApiError } from '../api/api-error'
 import { ServiceClient } from '../api/service-client'
 import { environmentOverrides, resolveServiceConfig, type ServiceConfig } from '../api/service-config'

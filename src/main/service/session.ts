@@ -7,7 +7,7 @@ import { selfUserToMe, tokenResultToMe } from '../api/to-domain'
 import { getMe } from '../api/users'
 import { AppError } from '../core/app-error'
 import type { SessionService, TextRouteAddress } from '../core/ports'
-import type { TokenIssuer } from '../../shared/token-issuer'
+import type { TokenIssuer } from '@shared/token-issuer'
 
 /** `issuer` tells which deployment a request sent now goes to: a token it brings back was issued there. */
 export function sessionGateway(client: ServiceClient, issuer: () => TokenIssuer): SessionService {

@@ -1,8 +1,8 @@
 // Who is typing, named: the push says only a user id (§14.3), so the name comes from the group's
 // members (their nickname there). In a chat, or when the look-up fails, the name is left empty for
 // core, which knows the chat by its other participant's name.
-import type { Typist } from '../../shared/conversations'
-import { conversationKind } from '../../shared/conversation-id'
+import type { Typist } from '@shared/conversations'
+import { conversationKind } from '@shared/conversation-id'
 import type { WireGroup } from '../api/decoders'
 import { nicknameIn } from '../api/to-domain'
 import type { Log } from '../log/log'

@@ -3,7 +3,7 @@
 // with the addresses of the deployment that issued it.
 import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 import { decodeKeptToken, encodeKeptToken } from './kept-token'
 import type { TokenVault } from '../core/ports'
 import type { Log } from '../log/log'

@@ -2,7 +2,7 @@
 // text, so whatever protects the one (the OS keychain, a file only the user can read) protects the
 // other, and neither can be changed without the other.
 import { z } from 'zod'
-import type { IssuedToken } from '../../shared/token-issuer'
+import type { IssuedToken } from '@shared/token-issuer'
 
 const keptTokenSchema = z.object({
   token: z.string().min(1),

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { z } from 'zod'
 import { afterEach, describe, expect, it } from 'vitest'
-import { INVOKE_CHANNELS, isInvokeChannel, type InvokeChannel, type InvokeRequest, type IpcResult } from '../../shared/window-api'
+import { INVOKE_CHANNELS, isInvokeChannel, type InvokeChannel, type InvokeRequest, type IpcResult } from '@shared/window-api'
 import { createDispatch } from './dispatch'
 import { requestSchemas } from './request-schemas'
 import { HANDLED, recordingHandlers, type HandlerCall } from './testing/recording-handlers'

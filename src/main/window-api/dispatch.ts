@@ -1,6 +1,6 @@
 // The one path every renderer call takes, whichever transport carried it: check the channel,
 // parse the payload, run the handler, and turn any failure into a value the renderer can show.
-import { isInvokeChannel, type InvokeHandlers, type IpcError, type IpcResult } from '../../shared/window-api'
+import { isInvokeChannel, type InvokeHandlers, type IpcError, type IpcResult } from '@shared/window-api'
 import { toIpcError } from '../core/failures'
 import { requestSchemas } from './request-schemas'
 

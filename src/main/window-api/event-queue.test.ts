@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../shared/messages'
-import type { EventName } from '../../shared/window-api'
+import type { Message } from '@shared/messages'
+import type { EventName } from '@shared/window-api'
 import { EventQueue, MAX_HELD_MESSAGES } from './event-queue'
 
 function message(id: number): Message {

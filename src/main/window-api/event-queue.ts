@@ -1,4 +1,4 @@
-import type { EventContract, EventName } from '../../shared/window-api'
+import type { EventContract, EventName } from '@shared/window-api'
 import type { EventSink } from '../core/ports'
 
 type Delivery = <E extends EventName>(event: E, payload: EventContract[E]) => void

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_MESSAGE_LENGTH } from '../../shared/limits'
+import { MAX_MESSAGE_LENGTH } from '@shared/limits'
 import { requestSchemas } from './request-schemas'
 
 describe('request schemas', () => {

@@ -1,8 +1,8 @@
 // Every payload the renderer sends is parsed here before any handler sees it: the renderer is
 // never trusted, whichever transport it came over.
 import { z } from 'zod'
-import { REACTION_EMOJI } from '../../shared/messages'
-import type { InvokeChannel, InvokeRequest } from '../../shared/window-api'
+import { REACTION_EMOJI } from '@shared/messages'
+import type { InvokeChannel, InvokeRequest } from '@shared/window-api'
 import {
   MAX_ACCOUNT_NAME,
   MAX_ATTACHMENTS,
@@ -15,13 +15,13 @@ import {
   MAX_MEMBERS_PER_ADD,
   MAX_MESSAGE_LENGTH,
   MAX_NICKNAME
-} from '../../shared/limits'
-import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/image-files'
-import { isWebUrl } from '../../shared/web-url'
-import { couldBeVerificationCode, SMS_CODE } from '../../shared/verification-code'
+} from '@shared/limits'
+import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '@shared/image-files'
+import { isWebUrl } from '@shared/web-url'
+import { couldBeVerificationCode, SMS_CODE } from '@shared/verification-code'
 import { settingsSchema } from '../core/settings'
-import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '../../shared/poll-rules'
-import { MAX_SERVICE_SETTING_LENGTH } from '../../shared/service-settings'
+import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '@shared/poll-rules'
+import { MAX_SERVICE_SETTING_LENGTH } from '@shared/service-settings'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)

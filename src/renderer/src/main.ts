@@ -1,8 +1,8 @@
 import { mount } from 'svelte'
 import App from './App.svelte'
 import { refuseStrayFileDrops } from './features/attachments/file-drop'
-import { installBrowserBridge } from './lib/browser-bridge'
-import { AppModel } from './lib/state/app.svelte'
+import { installBrowserBridge } from '$lib/browser-bridge'
+import { AppModel } from '$lib/state/app.svelte'
 import './theme.css'
 
 const target = document.getElementById('app')

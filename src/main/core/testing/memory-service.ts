@@ -3,10 +3,10 @@
 // them as numbers), pages are cut as the ports promise, and a test can make the next call of an
 // operation fail with an AppError or answer late. Core's behaviour against the real service is
 // tested in tests/integration/.
-import { type ConversationId, compareIds, conversationKind } from '../../../shared/conversation-id'
-import type { Conversation } from '../../../shared/conversations'
-import type { Message } from '../../../shared/messages'
-import type { ErrorCode } from '../../../shared/window-api'
+import { type ConversationId, compareIds, conversationKind } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
+import type { ErrorCode } from '@shared/window-api'
 import { AppError } from '../app-error'
 import { userMessageFor } from '../failures'
 import type { ConversationService, ServiceGateway, TimelineService } from '../ports'

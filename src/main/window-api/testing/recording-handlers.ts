@@ -1,6 +1,6 @@
 // Handlers for every invoke channel that only note what reached them, for the fuzz tests of what
 // stands in front of the handlers (the dispatch, the browser bridge).
-import { INVOKE_CHANNELS, type InvokeChannel, type InvokeHandlers } from '../../../shared/window-api'
+import { INVOKE_CHANNELS, type InvokeChannel, type InvokeHandlers } from '@shared/window-api'
 
 /** What each recording handler answers. */
 export const HANDLED = { handled: true }

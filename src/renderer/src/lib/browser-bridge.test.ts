@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Api } from '../../../shared/window-api'
-import { decodeBinaryInvoke } from '../../../shared/bridge-protocol'
+import type { Api } from '@shared/window-api'
+import { decodeBinaryInvoke } from '@shared/bridge-protocol'
 import { installBrowserBridge } from './browser-bridge'
 
 /** Stands in for the browser's WebSocket; the host's side is tested over a real socket in src/main/browser. */

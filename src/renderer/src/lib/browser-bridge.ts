@@ -2,8 +2,8 @@
 // WebSocket to the host that served this page (src/main/browser/host.ts; the frames are declared
 // in src/shared/bridge-protocol.ts). The host printed a URL whose fragment holds a per-launch secret;
 // it is taken out of the address bar at once and kept for this tab only, so a reload still works.
-import { BRIDGE_PATH, encodeBinaryInvoke, type HostFrame, type PageFrame } from '../../../shared/bridge-protocol'
-import { isEventName, isInvokeChannel, type Api, type EventName, type IpcResult } from '../../../shared/window-api'
+import { BRIDGE_PATH, encodeBinaryInvoke, type HostFrame, type PageFrame } from '@shared/bridge-protocol'
+import { isEventName, isInvokeChannel, type Api, type EventName, type IpcResult } from '@shared/window-api'
 
 const SECRET_KEY = 'parley.bridge-secret'
 

@@ -2,8 +2,8 @@
 // CSV in several dialects: a header row or none, `,` or `;` between fields (the latter where the
 // comma is the decimal separator), fields in double quotes with `""` inside. Every row that cannot
 // become a card is reported by its line, so the user sees what was left out and why.
-import type { ContactCard } from '../../../shared/people'
-import { MAX_IMPORTED_CARDS } from '../../../shared/limits'
+import type { ContactCard } from '@shared/people'
+import { MAX_IMPORTED_CARDS } from '@shared/limits'
 
 export interface UnreadRow {
   /** The row's first line in the file, counted from 1. */

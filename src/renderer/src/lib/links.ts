@@ -1,5 +1,5 @@
 // Finds web links in message text so they can be shown as links that open in the browser.
-import { isWebUrl } from '../../../shared/web-url'
+import { isWebUrl } from '@shared/web-url'
 
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; url: string }
 

@@ -7,7 +7,7 @@ import type {
   InvokeChannel,
   InvokeRequest,
   InvokeResponse
-} from '../../../shared/window-api'
+} from '@shared/window-api'
 
 export class IpcCallError extends Error {
   override readonly name = 'IpcCallError'

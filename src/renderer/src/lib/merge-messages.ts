@@ -1,5 +1,5 @@
-import type { Message } from '../../../shared/messages'
-import { compareIds } from '../../../shared/conversation-id'
+import type { Message } from '@shared/messages'
+import { compareIds } from '@shared/conversation-id'
 
 /**
  * Joins two runs of messages into one, oldest first, each id once. The later copy of a message

@@ -1,6 +1,6 @@
 // Lays out the history: which messages start a new day, and which continue the previous
 // sender's run and so need no name or avatar of their own.
-import type { Message } from '../../../shared/messages'
+import type { Message } from '@shared/messages'
 import { sameDay } from './time-format'
 
 /** Consecutive messages from one sender within this gap read as one block. */

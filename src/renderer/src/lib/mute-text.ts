@@ -1,6 +1,6 @@
 // How a mute reads in the UI, and whether it is still in force. Main ends mutes on time and says
 // so, but a list drawn a minute ago must not claim a mute that has just run out.
-import type { Mute } from '../../../shared/attention'
+import type { Mute } from '@shared/attention'
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' })
 const dayAndClock = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' })

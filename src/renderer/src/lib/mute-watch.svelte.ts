@@ -1,6 +1,6 @@
 // A conversation's mute as it stands now, turning to null the moment it ends. Main does not send
 // a new list when a conversation's mute runs out, and "ends exactly when it says" is the promise.
-import type { Mute } from '../../../shared/attention'
+import type { Mute } from '@shared/attention'
 import { isMuted } from './mute-text'
 
 /** setTimeout's longest delay: a later end is reached in steps. */

@@ -1,7 +1,7 @@
 // How typed text finds names: "rene" finds "René", "ANA" finds "Ána". Letters lose their accents
 // and their case on both sides, so a query matches however either was written; and a name is
 // searched as it is seen, without the invisible marks (direction marks, say) a person cannot type.
-import { visibleText } from '../../../shared/visible-text'
+import { visibleText } from '@shared/visible-text'
 
 /** The text as a search compares it: as seen, decomposed, without combining marks, in lower case. */
 export function foldForSearch(text: string): string {

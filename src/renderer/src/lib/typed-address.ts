@@ -1,8 +1,8 @@
 // Someone named by what the user typed rather than picked: a phone number or an e-mail address,
 // the two ways MB2 finds an account besides its id.
-import type { MemberCandidate } from '../../../shared/groups'
-import { cutToCodePoints } from '../../../shared/cut-text'
-import { MAX_NICKNAME } from '../../../shared/limits'
+import type { MemberCandidate } from '@shared/groups'
+import { cutToCodePoints } from '@shared/cut-text'
+import { MAX_NICKNAME } from '@shared/limits'
 
 export type TypedAddress = { phone: string } | { email: string }
 

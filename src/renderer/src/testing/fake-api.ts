@@ -1,10 +1,10 @@
 // A stand-in for `window.api` in component tests: records every call, answers from a script the
 // test sets up, and lets the test play main's part by emitting events.
-import type { Account } from '../../../shared/account'
-import type { Conversation } from '../../../shared/conversations'
-import type { Message, PendingMessage } from '../../../shared/messages'
-import type { DesktopState } from '../../../shared/attention'
-import { DEFAULT_SETTINGS } from '../../../shared/settings'
+import type { Account } from '@shared/account'
+import type { Conversation } from '@shared/conversations'
+import type { Message, PendingMessage } from '@shared/messages'
+import type { DesktopState } from '@shared/attention'
+import { DEFAULT_SETTINGS } from '@shared/settings'
 import type {
   Api,
   ErrorCode,
@@ -14,7 +14,7 @@ import type {
   InvokeRequest,
   InvokeResponse,
   IpcResult
-} from '../../../shared/window-api'
+} from '@shared/window-api'
 
 type Answer<C extends InvokeChannel> =
   | IpcResult<InvokeResponse<C>>

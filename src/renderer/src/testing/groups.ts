@@ -1,6 +1,6 @@
 // Groups as main would answer them, for the component tests of features/groups.
-import type { GroupRole, GroupType } from '../../../shared/conversations'
-import type { GroupDetails, Member } from '../../../shared/groups'
+import type { GroupRole, GroupType } from '@shared/conversations'
+import type { GroupDetails, Member } from '@shared/groups'
 import { conversation, FakeApi, me } from './fake-api'
 
 export function member(overrides: Partial<Member> & Pick<Member, 'membershipId' | 'userId' | 'nickname'>): Member {

@@ -1,5 +1,5 @@
 // Polls as main would answer them, for component tests.
-import type { Poll } from '../../../shared/polls'
+import type { Poll } from '@shared/polls'
 
 export function poll(overrides: Partial<Poll> = {}): Poll {
   return {

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/svelte'
 import { onTestFinished } from 'vitest'
 import App from '../App.svelte'
-import { AppModel } from '../lib/state/app.svelte'
+import { AppModel } from '$lib/state/app.svelte'
 import type { FakeApi } from './fake-api'
 
 /** Boots the whole renderer against a fake main, the way main.ts does against the real one. */

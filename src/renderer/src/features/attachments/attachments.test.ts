@@ -3,8 +3,8 @@
 // against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Message } from '../../../../shared/messages'
-import { MAX_IMAGE_BYTES } from '../../../../shared/image-files'
+import type { Message } from '@shared/messages'
+import { MAX_IMAGE_BYTES } from '@shared/image-files'
 import { conversation, FakeApi, me, message, pending } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

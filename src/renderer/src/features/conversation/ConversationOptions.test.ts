@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Conversation } from '../../../../shared/conversations'
-import type { Mute } from '../../../../shared/attention'
+import type { Conversation } from '@shared/conversations'
+import type { Mute } from '@shared/attention'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Message, PendingMessage } from '../../../../shared/messages'
+import type { Message, PendingMessage } from '@shared/messages'
 import { conversation, FakeApi, me, message, pending } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

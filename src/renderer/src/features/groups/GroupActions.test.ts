@@ -1,7 +1,7 @@
 // The sidebar's New group, Join with a link and Former groups, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { PendingJoin } from '../../../../shared/groups'
+import type { PendingJoin } from '@shared/groups'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

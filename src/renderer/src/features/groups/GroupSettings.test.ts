@@ -2,7 +2,7 @@
 // transfer, a deletion and leaving do, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { GroupDetails } from '../../../../shared/groups'
+import type { GroupDetails } from '@shared/groups'
 import type { FakeApi } from '../../testing/fake-api'
 import { groupDetails, withGroup } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'

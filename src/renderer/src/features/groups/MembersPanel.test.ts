@@ -2,8 +2,8 @@
 // the whole renderer against a fake main.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
-import type { AddMembersResult, GroupDetails, JoinRequest } from '../../../../shared/groups'
-import { GroupModel } from '../../lib/state/group.svelte'
+import type { AddMembersResult, GroupDetails, JoinRequest } from '@shared/groups'
+import { GroupModel } from '$lib/state/group.svelte'
 import { FakeApi } from '../../testing/fake-api'
 import { groupDetails, member, withGroup } from '../../testing/groups'
 import MembersPanelWithProfiles from '../../testing/MembersPanelWithProfiles.svelte'

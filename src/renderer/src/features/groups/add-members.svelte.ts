@@ -1,11 +1,11 @@
 // The Add members dialog: the people picked, then MB2 and MB3 while the service adds them, then
 // who was added and who could not be.
-import type { AddMembersResult, MemberCandidate } from '../../../../shared/groups'
-import type { ConversationId } from '../../../../shared/conversation-id'
-import { MAX_MEMBERS_PER_ADD } from '../../../../shared/limits'
-import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../../lib/main-process'
-import { addressFromText, typedCandidate, type TypedAddress } from '../../lib/typed-address'
+import type { AddMembersResult, MemberCandidate } from '@shared/groups'
+import type { ConversationId } from '@shared/conversation-id'
+import { MAX_MEMBERS_PER_ADD } from '@shared/limits'
+import type { Person } from '@shared/people'
+import { call, messageOf } from '$lib/main-process'
+import { addressFromText, typedCandidate, type TypedAddress } from '$lib/typed-address'
 
 export type PickedCandidate =
   | {

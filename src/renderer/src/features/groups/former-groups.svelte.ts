@@ -1,9 +1,9 @@
 // The groups the user left (G2), latest first, and going back into one (G9).
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { Conversation } from '../../../../shared/conversations'
-import type { FormerGroup } from '../../../../shared/groups'
-import { call, messageOf } from '../../lib/main-process'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { FormerGroup } from '@shared/groups'
+import { call, messageOf } from '$lib/main-process'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 export class FormerGroupsModel {
   readonly groups = new Loadable<FormerGroup[]>({ initial: [], fetch: () => call('groups:former', {}) })

@@ -2,7 +2,7 @@
 // header's Group settings and Members, and the join requests badge in the list.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Conversation, GroupRole, GroupType } from '../../../../shared/conversations'
+import type { Conversation, GroupRole, GroupType } from '@shared/conversations'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { groupDetails } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'

@@ -1,9 +1,9 @@
 // Joining a group through its share link (G8), and the requests this device is still waiting on:
 // a manager's approval comes as the group joining the list, a refusal never comes at all.
-import type { Conversation } from '../../../../shared/conversations'
-import type { PendingJoin } from '../../../../shared/groups'
-import { MAX_JOIN_ANSWER } from '../../../../shared/limits'
-import { call, messageOf } from '../../lib/main-process'
+import type { Conversation } from '@shared/conversations'
+import type { PendingJoin } from '@shared/groups'
+import { MAX_JOIN_ANSWER } from '@shared/limits'
+import { call, messageOf } from '$lib/main-process'
 
 export class GroupJoinsModel {
   pending = $state<PendingJoin[]>([])

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { PageNotification } from '../../../../shared/window-api'
+import type { PageNotification } from '@shared/window-api'
 import { conversation, desktopState, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

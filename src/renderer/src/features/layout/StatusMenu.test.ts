@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { DesktopState } from '../../../../shared/attention'
+import type { DesktopState } from '@shared/attention'
 import { desktopState, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -2,8 +2,8 @@
 // the whole renderer against a fake main, by role and name as a screen reader user would.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Conversation } from '../../../../shared/conversations'
-import type { Message } from '../../../../shared/messages'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

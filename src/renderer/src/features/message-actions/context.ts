@@ -2,8 +2,8 @@
 // row passing them on: the conversation pane provides them, `MessageItem` reads them. A row with
 // no provider (a preview, a test of the history alone) draws no toolbar.
 import { getContext, setContext } from 'svelte'
-import type { Conversation } from '../../../../shared/conversations'
-import type { MessageActionsModel } from '../../lib/state/message-actions.svelte'
+import type { Conversation } from '@shared/conversations'
+import type { MessageActionsModel } from '$lib/state/message-actions.svelte'
 
 export interface MessageActionsContext {
   meId: string

@@ -1,4 +1,4 @@
-import type { IconName } from '../../lib/components/Icon.svelte'
+import type { IconName } from '$lib/components/Icon.svelte'
 
 /** The panels of a conversation that list messages: its pins, and a group's most liked. */
 export type MessagePanel = 'pinned' | 'mostLiked'

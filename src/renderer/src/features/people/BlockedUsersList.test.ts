@@ -1,7 +1,7 @@
 // Settings ▸ Security ▸ Blocked users, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { BlockedUser } from '../../../../shared/people'
+import type { BlockedUser } from '@shared/people'
 import { FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -1,7 +1,7 @@
 // The sidebar's New message and Contacts, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Contact, Person, Profile } from '../../../../shared/people'
+import type { Contact, Person, Profile } from '@shared/people'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

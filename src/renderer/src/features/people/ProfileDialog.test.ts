@@ -1,7 +1,7 @@
 // A profile opened from a sender's name, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Profile } from '../../../../shared/people'
+import type { Profile } from '@shared/people'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
 import { groupDetails, withGroup } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'

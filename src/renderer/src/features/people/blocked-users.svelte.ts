@@ -1,7 +1,7 @@
 // Whom the user blocks (B1), as Settings lists them, and unblocking from there (B4).
-import type { BlockedUser } from '../../../../shared/people'
-import { call, messageOf } from '../../lib/main-process'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { BlockedUser } from '@shared/people'
+import { call, messageOf } from '$lib/main-process'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 export class BlockedUsersModel {
   readonly users = new Loadable<BlockedUser[]>({ initial: [], fetch: () => call('people:blocked', {}) })

@@ -3,7 +3,7 @@
 // a fake main.
 import { fireEvent, screen, waitFor } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { ChatStanding, Profile } from '../../../../shared/people'
+import type { ChatStanding, Profile } from '@shared/people'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -1,9 +1,9 @@
 // Importing an address book (R3, then R4): the file is read here, the rows main would refuse are
 // set aside for the user to see, and the rest go to main under a fresh id whose progress events
 // this follows.
-import type { Contact, ContactCard } from '../../../../shared/people'
-import { readContactCsv, type UnreadRow } from '../../lib/contact-csv'
-import { call, listen, messageOf } from '../../lib/main-process'
+import type { Contact, ContactCard } from '@shared/people'
+import { readContactCsv, type UnreadRow } from '$lib/contact-csv'
+import { call, listen, messageOf } from '$lib/main-process'
 
 export type ImportStep = 'idle' | 'ready' | 'importing' | 'done' | 'error'
 

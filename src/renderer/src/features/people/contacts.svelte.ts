@@ -1,9 +1,9 @@
 // The user's contacts (R1) as the Contacts region shows them: searched by name, removed (R5), added
 // from someone's contact link (R2), and the user's own link to hand out.
-import type { Contact, Profile } from '../../../../shared/people'
-import { call, messageOf } from '../../lib/main-process'
-import { nameMatches } from '../../lib/search-text'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { Contact, Profile } from '@shared/people'
+import { call, messageOf } from '$lib/main-process'
+import { nameMatches } from '$lib/search-text'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 export class ContactsModel {
   readonly list = new Loadable<Contact[]>({ initial: [], fetch: () => call('contacts:list', {}) })

@@ -1,9 +1,9 @@
 // Starting a direct message: whom the user may write to (their contacts and the members of their
 // groups), whom they chose, and the chat main starts with them (kept unlisted until its first message).
-import type { Conversation } from '../../../../shared/conversations'
-import type { Person } from '../../../../shared/people'
-import { call, messageOf } from '../../lib/main-process'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { Conversation } from '@shared/conversations'
+import type { Person } from '@shared/people'
+import { call, messageOf } from '$lib/main-process'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 export class NewMessageModel {
   readonly candidates = new Loadable<Person[]>({ initial: [], fetch: () => call('people:candidates', {}) })

@@ -2,7 +2,7 @@
 // poll a message carries, the typing indicator, and typing reported from the composer.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { Conversation } from '../../../../shared/conversations'
+import type { Conversation } from '@shared/conversations'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
 import { poll } from '../../testing/polls'
 import { startApp } from '../../testing/start-app'

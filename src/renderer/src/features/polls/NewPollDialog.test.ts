@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
-import type { NewPoll } from '../../../../shared/polls'
-import { IpcCallError } from '../../lib/main-process'
+import type { NewPoll } from '@shared/polls'
+import { IpcCallError } from '$lib/main-process'
 import NewPollDialog from './NewPollDialog.svelte'
 
 async function openDialog(onCreate: (poll: NewPoll) => Promise<void>): Promise<HTMLElement> {

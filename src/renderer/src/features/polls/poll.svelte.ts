@@ -1,10 +1,10 @@
 // One poll as its message shows it. Votes push nothing (§14.5), so while the poll is open and on
 // screen its results are fetched again every few seconds; its end arrives as a `poll.finished`
 // system message, and its expiry is also watched here in case that message is late.
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { Poll } from '../../../../shared/polls'
-import { call, listen, messageOf } from '../../lib/main-process'
-import { RetryWhenBack } from '../../lib/retry-when-back'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Poll } from '@shared/polls'
+import { call, listen, messageOf } from '$lib/main-process'
+import { RetryWhenBack } from '$lib/retry-when-back'
 
 export const POLL_REFRESH_MS = 5_000
 

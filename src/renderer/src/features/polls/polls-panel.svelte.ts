@@ -1,8 +1,8 @@
 // The Polls panel of a group: PL6's pages, ten polls each, newest first.
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { Poll } from '../../../../shared/polls'
-import { call, messageOf } from '../../lib/main-process'
-import { RetryWhenBack } from '../../lib/retry-when-back'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Poll } from '@shared/polls'
+import { call, messageOf } from '$lib/main-process'
+import { RetryWhenBack } from '$lib/retry-when-back'
 
 export class PollsPanelModel {
   readonly conversationId: ConversationId

@@ -1,13 +1,13 @@
 // Settings ▸ Service, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '../../../../shared/service-settings'
-import { reloadPage } from '../../lib/page-reload'
+import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '@shared/service-settings'
+import { reloadPage } from '$lib/page-reload'
 import { FakeApi, desktopState, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 
 // jsdom cannot load a page again; what matters here is whether the model asks for it.
-vi.mock('../../lib/page-reload', () => ({ reloadPage: vi.fn() }))
+vi.mock('$lib/page-reload', () => ({ reloadPage: vi.fn() }))
 
 beforeEach(() => {
   vi.mocked(reloadPage).mockClear()

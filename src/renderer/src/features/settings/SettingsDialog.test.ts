@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { DesktopState } from '../../../../shared/attention'
-import type { SettingsChanges } from '../../../../shared/settings'
+import type { DesktopState } from '@shared/attention'
+import type { SettingsChanges } from '@shared/settings'
 import { desktopState, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

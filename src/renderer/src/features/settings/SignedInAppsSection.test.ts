@@ -1,7 +1,7 @@
 // Settings ▸ Security ▸ Signed-in apps, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { SignedInApp } from '../../../../shared/account'
+import type { SignedInApp } from '@shared/account'
 import { FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

@@ -1,7 +1,7 @@
 // Settings ▸ Security ▸ Two-step verification, through the whole renderer against a fake main.
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Account } from '../../../../shared/account'
+import type { Account } from '@shared/account'
 import { forgetShownBackupCode } from './two-step.svelte'
 import { account, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'

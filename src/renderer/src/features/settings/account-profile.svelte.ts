@@ -1,11 +1,11 @@
 // Settings ▸ Account: the user's profile as they edit it (U1, U2). Save sends only what differs
 // from what is saved; a refusal, the app's own or the service's, is kept at the field it is about
 // until the user edits that field, and nothing typed is lost.
-import type { Account, ProfileChanges, ProfileField } from '../../../../shared/account'
-import { profileProblems } from '../../../../shared/profile-rules'
-import { call, messageOf } from '../../lib/main-process'
-import { PictureChoice } from '../../lib/state/picture-choice.svelte'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { Account, ProfileChanges, ProfileField } from '@shared/account'
+import { profileProblems } from '@shared/profile-rules'
+import { call, messageOf } from '$lib/main-process'
+import { PictureChoice } from '$lib/state/picture-choice.svelte'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 export type FieldProblems = Partial<Record<ProfileField, string>>
 

@@ -1,7 +1,7 @@
 // Settings ▸ Security ▸ Password (P1). On success main ends every session, this one too, and the
 // sign-in screen says why; a refusal is kept at the field it is about, with nothing typed lost.
-import { newPasswordProblem } from '../../../../shared/profile-rules'
-import { call, codeOf, messageOf } from '../../lib/main-process'
+import { newPasswordProblem } from '@shared/profile-rules'
+import { call, codeOf, messageOf } from '$lib/main-process'
 
 export type PasswordField = 'current' | 'next' | 'repeat'
 

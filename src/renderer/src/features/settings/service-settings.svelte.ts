@@ -1,7 +1,7 @@
 // Settings ▸ Service: the nine settings as the person edits them, each checked as it is typed
 // against the same rule main applies; Test connection for what is typed (saved or not); Save,
 // which main answers with the settings now in force.
-import { pictureOrigins } from '../../../../shared/picture-origins'
+import { pictureOrigins } from '@shared/picture-origins'
 import {
   SERVICE_SETTING_NAMES,
   serviceSettingProblem,
@@ -9,10 +9,10 @@ import {
   type ServiceSettingName,
   type ServiceSettings,
   type ServiceSettingsView
-} from '../../../../shared/service-settings'
-import { call, messageOf } from '../../lib/main-process'
-import { reloadPage } from '../../lib/page-reload'
-import { Loadable } from '../../lib/state/loadable.svelte'
+} from '@shared/service-settings'
+import { call, messageOf } from '$lib/main-process'
+import { reloadPage } from '$lib/page-reload'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 const NONE: ServiceSettings = { baseUrl: '', v2Url: '', v4Url: '', imageServiceUrl: '', pictureOrigins: '', pushUrl: '', pushWsUrl: '', appId: '', verifyToken: '' }
 

@@ -1,9 +1,9 @@
 // Settings ▸ Security ▸ Signed-in apps: the account's live tokens (T1), each of which can be
 // signed out (T2). Signing out the app in use ends this session: main says so, and the sign-in
 // screen follows from the session's own event.
-import type { SignedInApp } from '../../../../shared/account'
-import { call, codeOf, messageOf } from '../../lib/main-process'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { SignedInApp } from '@shared/account'
+import { call, codeOf, messageOf } from '$lib/main-process'
+import { Loadable } from '$lib/state/loadable.svelte'
 
 /**
  * Counts the times every token of the account was replaced (two-step verification going on does

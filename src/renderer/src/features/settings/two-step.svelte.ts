@@ -1,10 +1,10 @@
 // Settings ▸ Security ▸ Two-step verification: its state (on or off, and the phone's hint), turning
 // it on (a code texted to the phone, then confirmed), off, and new backup codes. A backup code is
 // shown once: it stays here until the user says they stored it, and is never asked for again.
-import type { Account, PhoneHint } from '../../../../shared/account'
-import { readTypedCode } from '../../../../shared/verification-code'
-import { call, codeOf, messageOf } from '../../lib/main-process'
-import { Loadable } from '../../lib/state/loadable.svelte'
+import type { Account, PhoneHint } from '@shared/account'
+import { readTypedCode } from '@shared/verification-code'
+import { call, codeOf, messageOf } from '$lib/main-process'
+import { Loadable } from '$lib/state/loadable.svelte'
 import { tokenReplacements } from './signed-in-apps.svelte'
 
 /** Where the setup stands: a code is being asked for, waits to be typed, or is being confirmed. */

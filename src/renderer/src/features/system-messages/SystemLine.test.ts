@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
-import type { MessageEvent } from '../../../../shared/messages'
+import type { MessageEvent } from '@shared/messages'
 import { message } from '../../testing/fake-api'
 import SystemLine from './SystemLine.svelte'
 

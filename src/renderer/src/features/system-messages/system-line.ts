@@ -1,6 +1,6 @@
 // The one line a system message shows, written from its event rather than the service's free text.
-import type { Message, MessageEvent } from '../../../../shared/messages'
-import type { TextPart } from '../../lib/given-text'
+import type { Message, MessageEvent } from '@shared/messages'
+import type { TextPart } from '$lib/given-text'
 
 function listOf(names: string[]): TextPart[] {
   if (names.length <= 1) return [named(names[0] ?? '')]

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/svelte'
 import { flushSync } from 'svelte'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { TypistsModel, typingParts } from '../../lib/state/typists.svelte'
+import { TypistsModel, typingParts } from '$lib/state/typists.svelte'
 import { FakeApi, message } from '../../testing/fake-api'
 import TypingIndicator from './TypingIndicator.svelte'
 

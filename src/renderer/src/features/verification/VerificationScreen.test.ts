@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { TextRoute } from '../../../../shared/account'
+import type { TextRoute } from '@shared/account'
 import { FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
 

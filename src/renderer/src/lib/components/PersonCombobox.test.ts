@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte'
 import { describe, expect, it, vi } from 'vitest'
-import type { Person } from '../../../../shared/people'
+import type { Person } from '@shared/people'
 import PersonCombobox from './PersonCombobox.svelte'
 
 const grace: Person = { id: 'u2', name: 'Grace Hopper', avatarUrl: null }

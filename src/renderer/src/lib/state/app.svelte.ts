@@ -1,8 +1,8 @@
 // The renderer's composition root: one instance of each concern, and the few rules that join them.
-import { conversationKind, type ConversationId } from '../../../../shared/conversation-id'
-import type { Conversation } from '../../../../shared/conversations'
-import type { Me } from '../../../../shared/session'
-import type { MuteDuration } from '../../../../shared/attention'
+import { conversationKind, type ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Me } from '@shared/session'
+import type { MuteDuration } from '@shared/attention'
 import { reportActivity } from '../activity-reporter'
 import { call, listen } from '../main-process'
 import { ConnectionModel } from './connection.svelte'

@@ -5,9 +5,9 @@
 // or editing another message loses none. Sending takes away only the pictures it sent (`take`):
 // one added while the message was on its way stays for the next.
 import { SvelteMap } from 'svelte/reactivity'
-import type { ConversationId } from '../../../../shared/conversation-id'
-import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
-import { MAX_ATTACHMENTS } from '../../../../shared/limits'
+import type { ConversationId } from '@shared/conversation-id'
+import { imageFileProblem, isImageContentType } from '@shared/image-files'
+import { MAX_ATTACHMENTS } from '@shared/limits'
 import { call, listen, messageOf } from '../main-process'
 
 export interface DraftImage {

@@ -1,7 +1,7 @@
 // Whether the user and the other person of the open chat can write to each other: read as the chat
 // opens, and followed as main learns of a change (a block or an unblock, a refused message), so the
 // chat says what that person's profile says.
-import type { ChatStanding } from '../../../../shared/people'
+import type { ChatStanding } from '@shared/people'
 import { call, listen, messageOf } from '../main-process'
 
 export class ChatStandingModel {

@@ -1,4 +1,4 @@
-import type { PushStatus } from '../../../../shared/session'
+import type { PushStatus } from '@shared/session'
 import { listen } from '../main-process'
 
 /** The live connection to the service, as main reports it. */

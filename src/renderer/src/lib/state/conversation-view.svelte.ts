@@ -1,9 +1,9 @@
 // The open conversation: its history, older pages on demand, live arrivals and the user's own
 // messages that main has not yet had accepted (the outbox).
-import { type ConversationId, compareIds } from '../../../../shared/conversation-id'
-import type { Conversation } from '../../../../shared/conversations'
-import type { ImageAttachment, Message, PendingMessage } from '../../../../shared/messages'
-import type { MuteDuration } from '../../../../shared/attention'
+import { type ConversationId, compareIds } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { ImageAttachment, Message, PendingMessage } from '@shared/messages'
+import type { MuteDuration } from '@shared/attention'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../main-process'
 import { mergeMessages, withArrival } from '../merge-messages'

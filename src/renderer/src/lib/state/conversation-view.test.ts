@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Message } from '../../../../shared/messages'
+import type { Message } from '@shared/messages'
 import { conversation, FakeApi, message } from '../../testing/fake-api'
 import { ConversationViewModel } from './conversation-view.svelte'
 

@@ -1,6 +1,6 @@
 // The sidebar's list: every conversation, groups and direct messages together, newest activity first.
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { Conversation } from '../../../../shared/conversations'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
 import { call } from '../main-process'
 import { keepUnchanged } from '../keep-unchanged'
 import { Loadable } from './loadable.svelte'

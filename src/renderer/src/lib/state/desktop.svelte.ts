@@ -1,8 +1,8 @@
 // The desktop half of the app as main keeps it: your status, the global mute, the settings and the
 // badge count. Main sends it whole on every change (the tray may have changed it), so this only
 // mirrors it and carries the user's requests, keeping the last refusal to show.
-import type { DesktopState, MuteDuration, PresenceStatus } from '../../../../shared/attention'
-import type { Settings, SettingsChanges } from '../../../../shared/settings'
+import type { DesktopState, MuteDuration, PresenceStatus } from '@shared/attention'
+import type { Settings, SettingsChanges } from '@shared/settings'
 import { call, listen, messageOf } from '../main-process'
 
 export class DesktopModel {

@@ -1,9 +1,9 @@
 // One group as its Group settings dialog and Members panel show it: its details (G4), the changes
 // the user makes to it, and what only managers see (join requests, former members). Every change
 // shows only once the service has agreed to it: a refusal leaves the screen as it was, with why.
-import { canManage, canSeeRoster } from '../../../../shared/group-rules'
-import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '../../../../shared/groups'
-import type { ConversationId } from '../../../../shared/conversation-id'
+import { canManage, canSeeRoster } from '@shared/group-rules'
+import type { FormerMember, GroupChanges, GroupDetails, JoinRequest } from '@shared/groups'
+import type { ConversationId } from '@shared/conversation-id'
 import { call, messageOf } from '../main-process'
 import { Loadable } from './loadable.svelte'
 

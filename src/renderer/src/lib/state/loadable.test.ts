@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { BlockedUser } from '../../../../shared/people'
+import type { BlockedUser } from '@shared/people'
 import { FakeApi } from '../../testing/fake-api'
 import { call } from '../main-process'
 import { Loadable } from './loadable.svelte'

@@ -1,6 +1,6 @@
 // What the user does to messages of the open conversation: react, edit, delete and pin. The
 // service's answer is shown at once; the pushes that follow (messages:updated) say the same again.
-import type { Message, ReactionEmoji } from '../../../../shared/messages'
+import type { Message, ReactionEmoji } from '@shared/messages'
 import { call, messageOf } from '../main-process'
 import type { ConversationViewModel } from './conversation-view.svelte'
 

@@ -1,8 +1,8 @@
 // Browser mode's notifications, shown with the page's own `Notification` API. Main decides what
 // to notify and sends it as an event (the Electron shell shows native ones and never sends these);
 // the page shows it once the user has allowed it, one per conversation, replaced in place.
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { PageNotification } from '../../../../shared/window-api'
+import type { ConversationId } from '@shared/conversation-id'
+import type { PageNotification } from '@shared/window-api'
 import { listen } from '../main-process'
 
 export type PagePermission = NotificationPermission | 'unsupported'

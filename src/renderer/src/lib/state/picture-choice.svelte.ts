@@ -1,7 +1,7 @@
 // A picture while it is being chosen, a group's or the user's own avatar: a new one goes to the
 // image service (I1) as soon as it is picked, so it is usually ready by the time the user presses
 // Create or Save. Until the upload has finished, the picture in force stays the one there was.
-import { imageFileProblem, isImageContentType } from '../../../../shared/image-files'
+import { imageFileProblem, isImageContentType } from '@shared/image-files'
 import { call, listen, messageOf } from '../main-process'
 
 /** What a picture's field says, which differs between a group's picture and the user's avatar. */

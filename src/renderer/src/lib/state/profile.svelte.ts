@@ -1,7 +1,7 @@
 // The profile on screen (U3): whose, loaded or why not, and what the user does with them there:
 // block, unblock, or start a chat.
-import type { Conversation } from '../../../../shared/conversations'
-import type { Profile } from '../../../../shared/people'
+import type { Conversation } from '@shared/conversations'
+import type { Profile } from '@shared/people'
 import { call, messageOf } from '../main-process'
 import { Loadable } from './loadable.svelte'
 

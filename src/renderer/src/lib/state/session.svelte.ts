@@ -1,6 +1,6 @@
 // Who is signed in, and the steps of getting there. Main owns the session; this mirrors it and
 // keeps what only the screens care about: the work in progress and the last error.
-import type { Me, SessionState, VerificationChallenge } from '../../../../shared/session'
+import type { Me, SessionState, VerificationChallenge } from '@shared/session'
 import { call, codeOf, listen, messageOf } from '../main-process'
 
 export interface SessionEvents {

@@ -1,7 +1,7 @@
 // Who else is typing in the open conversation. A typist counts as stopped 5 s after they last said
 // so, or as soon as their message arrives (§14.3): the service never says "stopped".
-import type { ConversationId } from '../../../../shared/conversation-id'
-import type { Typist } from '../../../../shared/conversations'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Typist } from '@shared/conversations'
 import { SvelteMap } from 'svelte/reactivity'
 import type { TextPart } from '../given-text'
 import { listen } from '../main-process'
