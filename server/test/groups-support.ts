@@ -2,7 +2,7 @@ import type { Client } from 'faye'
 import { expect } from 'vitest'
 import { Inbox, pushClient, subscribe, type Json, type TestService, type TestUser } from './support.js'
 
-/** Helpers for the groups, members and mutes tests (issue 3), on top of `support.ts`. */
+/** Helpers for the groups, members and mutes tests, on top of `support.ts`. */
 
 /** MB2 with attestation; returns the response. */
 export async function addMembers(service: TestService, adder: TestUser, groupId: string, members: unknown[]): Promise<{ status: number; body: Json }> {

@@ -2,7 +2,7 @@ import type { Client } from 'faye'
 import { expect } from 'vitest'
 import { Inbox, pushClient, subscribe, type Json, type TestService, type TestUser } from './support.js'
 
-/** Helpers for the message, reaction and poll tests (issue 3), on top of `support.ts`. */
+/** Helpers for the message, reaction and poll tests, on top of `support.ts`. */
 
 /** MB2 + MB3: adds `user` to the group as an active member. */
 export async function addMember(service: TestService, adder: TestUser, groupId: string, user: TestUser, nickname = user.name): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js'
 
 /**
- * The tables of issue 2: accounts and their credentials, verifications, the SMS outbox, groups and
+ * The first tables: accounts and their credentials, verifications, the SMS outbox, groups and
  * memberships, messages, chats, blocks and images. Ids start at distinct bases (users 2000000x,
  * groups 1000000x, memberships 3000000x) so that a stray id of the wrong kind fails loudly instead
  * of matching something.

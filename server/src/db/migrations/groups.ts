@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js'
 
 /**
- * Issue 3, groups and members (§7–§9): destroyed groups, join requests with their question and
+ * Groups and members (§7–§9): destroyed groups, join requests with their question and
  * answer, and MB2 add results.
  *
  * - A destroyed group (G7) keeps its row with `destroyed_at` set, so rows of other areas that point

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js'
 
 /**
- * Issue 3, messages and chats: the order of pins (MS8 / C5 list the latest pin first, and two pins
+ * Messages and chats: the order of pins (MS8 / C5 list the latest pin first, and two pins
  * can fall in one second), and an index for the pinned lists.
  */
 export const messageMigrations: readonly Migration[] = [

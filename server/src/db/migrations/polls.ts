@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js'
 
 /**
- * Issue 3, polls (§13). A poll is past once `expiration` ≤ now (PL5 sets `expiration` = now);
+ * Polls (§13). A poll is past once `expiration` ≤ now (PL5 sets `expiration` = now);
  * `finished_message_id` records the one `poll.finished` system message, so it is posted once
  * however the poll ends, across restarts too.
  */

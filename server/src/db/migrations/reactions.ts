@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js'
 
 /**
- * Issue 3, reactions (§12): one row per (message, user). `id` increases with every reaction made,
+ * Reactions (§12): one row per (message, user). `id` increases with every reaction made,
  * so it orders `user_ids` by reaction time even within one second (§18.16); a replacement is a
  * new row.
  */
