@@ -1,6 +1,5 @@
 // A FeatureContext for unit tests of one feature module (groups, people): the parts a test gives,
 // quiet defaults for the rest, and the session's parts refusing, since no such test reaches them.
-import { AppError } from '../../src/main/core/app-error'
 import type { FeatureContext } from '../../src/main/core/feature-context'
 import { Blocks } from '../../src/main/core/blocks'
 import { ShareOrigins } from '../../src/main/core/share-origins'
@@ -20,11 +19,7 @@ export function featureContext(parts: Pick<FeatureContext, 'gateway' | 'conversa
     // Where the test's service says the user's contact link is, as a real session learns it.
     shareOrigins: new ShareOrigins({ contactLink: () => parts.gateway.contactLink() }),
     log: quietLog,
-    conversation: (conversationId) => {
-      const conversation = parts.conversations.get(conversationId)
-      if (conversation === undefined) throw new AppError('NOT_FOUND', 'That conversation is not in your list any more.')
-      return conversation
-    },
+    conversation: (conversationId) => parts.conversations.listed(conversationId),
     refreshConversations: async () => [],
     now: Date.now,
     switchToken: notHere('Tokens'),

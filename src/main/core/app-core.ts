@@ -272,6 +272,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     events,
     me: () => session.me,
     openConversationId: () => opened.id,
+    chatPeer,
     refreshConversations
   })
   flow.on('arrived', ({ message }) => {
@@ -336,9 +337,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   function requireConversation(conversationId: ConversationId): Conversation {
     requireMe()
-    const conversation = conversations.get(conversationId)
-    if (!conversation) throw new AppError('NOT_FOUND', 'That conversation is not in your list any more.')
-    return conversation
+    return conversations.listed(conversationId)
   }
 
   const features: FeatureContext = {

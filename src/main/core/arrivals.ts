@@ -4,7 +4,6 @@
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message } from '@shared/messages'
 import type { Me } from '@shared/session'
-import { conversationKind, otherParticipant } from '@shared/conversation-id'
 import type { Blocks } from './blocks'
 import type { Conversations } from './conversations'
 import type { MessageFlow } from './message-flow'
@@ -22,6 +21,8 @@ export interface ArrivalsDependencies {
   me(): Me | null
   /** The conversation the user has open; null when none is. */
   openConversationId(): ConversationId | null
+  /** The other person of a chat, for the signed-in user; null for a group, or when nobody is signed in. */
+  chatPeer(conversationId: ConversationId): string | null
   /** Fetches the list again; rejects when it could not. */
   refreshConversations(): Promise<unknown>
 }
@@ -57,7 +58,7 @@ export function showArrivals(flow: MessageFlow, deps: ArrivalsDependencies): voi
     // it without waiting for them.
     events.emit('messages:received', message)
     if (!isNew) return
-    if (me !== null && isChatWith(message.conversationId, me, message.senderId)) deps.blocks.heardFrom(message.senderId)
+    if (message.senderId === deps.chatPeer(message.conversationId)) deps.blocks.heardFrom(message.senderId)
     const isOpen = message.conversationId === deps.openConversationId()
     const fromMe = me !== null && message.senderId === me.id
     conversations.record(message, { read: isOpen || fromMe })
@@ -69,9 +70,4 @@ export function showArrivals(flow: MessageFlow, deps: ArrivalsDependencies): voi
 function isAboutLeaving(message: Message, me: Me | null): boolean {
   const kind = message.event?.kind
   return me !== null && message.system && (kind === 'removed' || kind === 'left') && message.aboutUserIds.includes(me.id)
-}
-
-/** The conversation is `me`'s chat with `userId`. */
-function isChatWith(conversationId: ConversationId, me: Me, userId: string): boolean {
-  return conversationKind(conversationId) === 'dm' && otherParticipant(conversationId, me.id) === userId
 }

@@ -50,6 +50,13 @@ describe('Conversations', () => {
     expect(conversations.list()).toEqual(listed)
   })
 
+  it('answers a listed conversation by its id, and refuses one that is not in the list in the user’s words', async () => {
+    const { conversations } = conversationsOver(serviceWith(GROUP))
+    await conversations.refresh(ME.id)
+    expect(conversations.listed(GROUP)).toEqual(conversations.get(GROUP))
+    expect(() => conversations.listed('99')).toThrow(expect.objectContaining({ code: 'NOT_FOUND', message: 'That conversation is not in your list any more.' }))
+  })
+
   it('counts nothing as unread on the first sign-in on this device, and remembers where each conversation stood', async () => {
     const service = serviceWith(GROUP, CHAT)
     service.writeMany(GROUP, 3, '2')

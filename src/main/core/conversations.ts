@@ -6,6 +6,7 @@ import type { Conversation } from '@shared/conversations'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { Mute } from '@shared/attention'
 import type { Person } from '@shared/people'
+import { AppError } from './app-error'
 import { groupMute, inForce } from './mute'
 import type { ConversationService, Preferences } from './ports'
 
@@ -68,6 +69,13 @@ export class Conversations {
   get(conversationId: ConversationId): Conversation | undefined {
     const conversation = this.#byId.get(conversationId) ?? this.#drafts.get(conversationId)
     return conversation === undefined ? undefined : this.#withMuteInForce(conversation)
+  }
+
+  /** The conversation, as `get`; throws NOT_FOUND, in the user's words, when it is not in the list. */
+  listed(conversationId: ConversationId): Conversation {
+    const conversation = this.get(conversationId)
+    if (conversation === undefined) throw new AppError('NOT_FOUND', 'That conversation is not in your list any more.')
+    return conversation
   }
 
   /**
