@@ -330,6 +330,80 @@ export interface DeploymentSwitch {
   session: 'accepted' | 'refused' | 'unknown' | 'elsewhere'
 }
 
+// What this device keeps.
+
+/**
+ * One account's copy of its conversations and messages on this device (`storage/local-store/`),
+ * encrypted. Fed from the message flow alone; read before the service answers, and when it cannot.
+ * Every call may fail (a full disk, say): the app then carries on from the service.
+ */
+export interface LocalStore {
+  /** The conversation list as last kept, in its order. */
+  conversations(): Promise<Conversation[]>
+  keepConversations(list: Conversation[]): Promise<void>
+  /**
+   * Messages the service answered as one stretch of history, nothing missing between them, with
+   * what the stretch is known to join: `after`, a message it directly follows (a catch-up from
+   * it); `before`, one it directly precedes (an older page); `reachesStart`, nothing is older.
+   */
+  keepRun(conversationId: ConversationId, messages: Message[], joins: RunJoins): Promise<void>
+  /** Messages known one by one (pushed, sent, edited), not as part of a stretch: kept, or replaced where kept. */
+  keepMessages(messages: Message[]): Promise<void>
+  /** A change to a message that may be kept, when the service answered it without the message. */
+  changeMessage(conversationId: ConversationId, messageId: string, change: StoredChange): Promise<void>
+  keepPoll(poll: Poll): Promise<void>
+  /** The newest stretch kept, newest `limit` of it; null when nothing of the conversation is. */
+  newest(conversationId: ConversationId, limit: number): Promise<StoredHistory | null>
+  /** Up to `limit` messages of the stretch `beforeId` is in, just older than it. */
+  before(conversationId: ConversationId, beforeId: string, limit: number): Promise<StoredHistory>
+  /** Each conversation's newest message kept in a stretch: where a catch-up goes on from. */
+  syncPoints(): Promise<Map<ConversationId, string>>
+  /** Messages the user wrote that the service has not accepted, in the order written. */
+  outbox(): Promise<PendingMessage[]>
+  keepOutbox(pending: PendingMessage[]): Promise<void>
+  usage(): Promise<StoreUsage>
+  close(): Promise<void>
+}
+
+export interface RunJoins {
+  after: string | null
+  before: string | null
+  reachesStart: boolean
+}
+
+/** What changed, when the service said no more than that. */
+export type StoredChange =
+  | { kind: 'reactions'; reactions: Reaction[] }
+  /** Unix seconds of the pin; null: unpinned. */
+  | { kind: 'pinned'; pinnedAt: number | null }
+  /** Kept as a tombstone: where it was, and that it was deleted, with nothing it said. */
+  | { kind: 'deleted' }
+
+export interface StoredHistory {
+  /** Oldest first, nothing missing between them. */
+  messages: Message[]
+  /** What is older than the first: kept too, only on the service (or not yet known), or nothing. */
+  older: 'stored' | 'service' | 'none'
+}
+
+export interface StoreUsage {
+  messages: number
+  conversations: number
+  /** The database's size on disk. */
+  bytes: number
+}
+
+/** The stores of every account on this device. */
+export interface LocalStores {
+  /**
+   * Opens the account's store, made anew when there is none. One that cannot be opened, decrypted
+   * or fails its check is moved aside and made anew: `setAside` then says so in words.
+   */
+  open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }>
+  /** Removes the account's store and its key from this device. */
+  remove(accountId: string): Promise<void>
+}
+
 // The platform.
 
 /** Where the access token is kept between runs: encrypted in Electron, a user-only file in browser mode. */

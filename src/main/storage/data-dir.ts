@@ -38,7 +38,7 @@ export function ensurePrivateDirectory(path: string): void {
   if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, DIRECTORY_MODE)
 }
 
-export function writeFileAtomically(path: string, contents: string): void {
+export function writeFileAtomically(path: string, contents: string | Uint8Array): void {
   ensurePrivateDirectory(dirname(path))
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
   try {

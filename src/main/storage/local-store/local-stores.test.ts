@@ -1,0 +1,128 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Message, PendingMessage } from '@shared/messages'
+import type { LocalStore } from '../../core/ports'
+import { FileLocalStores, SET_ASIDE_NOTICE } from './local-stores'
+import { PLAIN_FILE, type KeySealing } from './store-keys'
+
+const GROUP = '7001' as ConversationId
+const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+const UNIQUE_TEXT = 'the otter sleeps at the quarry 4f1c'
+
+function message(id: string, text = `message ${id}`): Message {
+  return {
+    id,
+    conversationId: GROUP,
+    sourceGuid: `guid-${id}`,
+    senderId: '42',
+    senderName: 'Ada',
+    senderAvatarUrl: null,
+    text,
+    attachments: [],
+    createdAt: 1_700_000_000 + Number(id),
+    system: false,
+    aboutUserIds: [],
+    deleted: false
+  }
+}
+
+function pending(clientId: string): PendingMessage {
+  return { clientId, conversationId: GROUP, text: `unsent ${clientId}`, queuedAt: 1, state: 'failed', error: 'Not sent' }
+}
+
+let directory: string
+let stores: FileLocalStores
+const opened: LocalStore[] = []
+
+async function open(accountId = '42', sealing: KeySealing = PLAIN_FILE): Promise<{ store: LocalStore; setAside: string | null }> {
+  stores = new FileLocalStores({ directory, sealing, log, now: () => 1234 })
+  const result = await stores.open(accountId)
+  opened.push(result.store)
+  return result
+}
+
+beforeEach(() => {
+  directory = join(mkdtempSync(join(tmpdir(), 'parley-store-')), 'store')
+})
+
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close()
+  rmSync(join(directory, '..'), { recursive: true, force: true })
+})
+
+describe('a store on disk', () => {
+  it('keeps what it was given across a reopening, and no file of it holds a message in readable form', async () => {
+    const { store } = await open()
+    await store.keepRun(GROUP, [message('1'), message('2', UNIQUE_TEXT)], { after: null, before: null, reachesStart: true })
+    await store.keepOutbox([pending('a')])
+    await store.close()
+
+    const { store: again, setAside } = await open()
+    expect(setAside).toBeNull()
+    expect((await again.newest(GROUP, 10))?.messages.map((m) => m.text)).toEqual(['message 1', UNIQUE_TEXT])
+    expect(await again.outbox()).toEqual([pending('a')])
+    await again.close()
+    for (const name of readdirSync(directory)) {
+      const bytes = readFileSync(join(directory, name))
+      expect(bytes.includes(Buffer.from('otter sleeps')), name).toBe(false)
+      expect(bytes.includes(Buffer.from('unsent a')), name).toBe(false)
+    }
+  })
+
+  it('keeps its key sealed as the platform seals it', async () => {
+    const sealing: KeySealing = {
+      available: () => true,
+      seal: (key) => Buffer.from(`sealed:${key}`.split('').reverse().join('')),
+      unseal: (sealed) => sealed.toString().split('').reverse().join('').replace(/^sealed:/, '')
+    }
+    const { store } = await open('42', sealing)
+    await store.keepMessages([message('1')])
+    await store.close()
+    expect(readFileSync(join(directory, '42.key'), 'utf8')).toMatch(/:delaes$/)
+    expect((await open('42', sealing)).setAside).toBeNull()
+  })
+
+  it('sets aside a store whose key the platform can no longer unseal, and starts an empty one', async () => {
+    const { store } = await open()
+    await store.keepRun(GROUP, [message('1')], { after: null, before: null, reachesStart: true })
+    await store.close()
+    const otherKeychain: KeySealing = { available: () => true, seal: (key) => Buffer.from(key), unseal: () => 'not a key' }
+
+    const { store: fresh, setAside } = await open('42', otherKeychain)
+    expect(setAside).toBe(SET_ASIDE_NOTICE)
+    expect(await fresh.newest(GROUP, 10)).toBeNull()
+    expect(readdirSync(directory).filter((name) => name.includes('set-aside-1234'))).toEqual(expect.arrayContaining(['42.db.set-aside-1234']))
+  })
+
+  it('sets aside a database that is not one, keeping nothing of it but the file', async () => {
+    const { store } = await open()
+    await store.close()
+    writeFileSync(join(directory, '42.db'), 'this is not a database at all'.repeat(200))
+
+    const { store: fresh, setAside } = await open()
+    expect(setAside).toBe(SET_ASIDE_NOTICE)
+    await fresh.keepMessages([message('5')])
+    expect(readFileSync(join(directory, '42.db.set-aside-1234'), 'utf8')).toContain('not a database')
+  })
+
+  it('keeps stores in memory only where no key can be protected', async () => {
+    const { store } = await open('42', { ...PLAIN_FILE, available: () => false })
+    await store.keepMessages([message('1')])
+    expect(readdirSync(join(directory, '..'))).toEqual([])
+  })
+
+  it('removes an account\'s store, key and anything set aside, and nobody else\'s', async () => {
+    await (await open('42')).store.close()
+    await (await open('77')).store.close()
+    await stores.remove('42')
+    expect(readdirSync(directory).filter((name) => name.startsWith('42.'))).toEqual([])
+    expect(readdirSync(directory)).toEqual(expect.arrayContaining(['77.db', '77.key']))
+  })
+
+  it('refuses an account id that could name a file elsewhere', async () => {
+    await expect(open('../42')).rejects.toThrow(/account id/)
+  })
+})

@@ -1,0 +1,142 @@
+// Where each account's store lives (`<data dir>/store/<account id>.db`), how it is opened, and what
+// happens to one that cannot be read. The database is encrypted with SQLCipher's scheme under a
+// random 256-bit key given raw (no key derivation: the key is not a password, and deriving one
+// would cost a third of a second at every start), and written with WAL and full sync so a process
+// killed at any moment leaves the last committed transaction whole.
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import Sqlite, { type Database } from 'better-sqlite3-multiple-ciphers'
+import type { PendingMessage } from '@shared/messages'
+import type { LocalStore, LocalStores } from '../../core/ports'
+import type { Log } from '../../log/log'
+import { ensurePrivateDirectory } from '../data-dir'
+import { migrate } from './migrations'
+import { SqliteStore } from './sqlite-store'
+import { StoreKeys, type KeySealing } from './store-keys'
+
+/** What the app shows when a store had to be moved aside. */
+export const SET_ASIDE_NOTICE = 'The messages kept on this device could not be read, so they were set aside. They will be downloaded again from the service.'
+
+export class FileLocalStores implements LocalStores {
+  readonly #directory: string
+  readonly #keys: StoreKeys
+  readonly #log: Log
+  readonly #now: () => number
+
+  constructor(options: { directory: string; sealing: KeySealing; log: Log; now?: () => number }) {
+    this.#directory = options.directory
+    this.#keys = new StoreKeys(options.directory, options.sealing)
+    this.#log = options.log
+    this.#now = options.now ?? Date.now
+  }
+
+  async open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }> {
+    requireFileSafe(accountId)
+    if (!this.#keys.lasting) {
+      // With no way to protect a key on this system, nothing is written in a form that outlives it.
+      this.#log.warn('this system offers no protection for the local store key: messages are kept in memory only')
+      return { store: openInMemory(), setAside: null }
+    }
+    ensurePrivateDirectory(this.#directory)
+    const file = this.#file(accountId)
+    const key = this.#keys.read(accountId)
+    if (key !== undefined) {
+      try {
+        return { store: new SqliteStore(openFile(file, key), file), setAside: null }
+      } catch (error) {
+        this.#log.warn(`could not open the local store of ${accountId}; setting it aside`, error)
+        const rescued = readOutboxOf(file, key)
+        this.#setAside(accountId)
+        const store = this.#create(accountId)
+        if (rescued.length > 0) await store.keepOutbox(rescued)
+        return { store, setAside: SET_ASIDE_NOTICE }
+      }
+    }
+    if (existsSync(file)) {
+      // A database whose key is gone (sealed under another keychain, say) can never be read.
+      this.#log.warn(`the local store of ${accountId} has no key any more; setting it aside`)
+      this.#setAside(accountId)
+      return { store: this.#create(accountId), setAside: SET_ASIDE_NOTICE }
+    }
+    return { store: this.#create(accountId), setAside: null }
+  }
+
+  async remove(accountId: string): Promise<void> {
+    requireFileSafe(accountId)
+    if (!existsSync(this.#directory)) return
+    for (const name of readdirSync(this.#directory)) {
+      if (name.startsWith(`${accountId}.`)) rmSync(join(this.#directory, name), { force: true })
+    }
+  }
+
+  #create(accountId: string): SqliteStore {
+    const file = this.#file(accountId)
+    for (const path of databaseFiles(file)) rmSync(path, { force: true })
+    return new SqliteStore(openFile(file, this.#keys.create(accountId)), file)
+  }
+
+  /** Renames the database (and its key, which alone can read it) out of the way, kept for whoever wants to look. */
+  #setAside(accountId: string): void {
+    const suffix = `set-aside-${this.#now()}`
+    for (const path of [...databaseFiles(this.#file(accountId)), join(this.#directory, `${accountId}.key`)]) {
+      if (existsSync(path)) renameSync(path, `${path}.${suffix}`)
+    }
+  }
+
+  #file(accountId: string): string {
+    return join(this.#directory, `${accountId}.db`)
+  }
+}
+
+/** Opens, keys, checks and migrates the database; throws if any of it fails, closing what it opened. */
+function openFile(file: string, key: string): Database {
+  const db = new Sqlite(file)
+  try {
+    keyed(db, key)
+    const check = db.pragma('quick_check', { simple: true })
+    if (check !== 'ok') throw new Error(`the integrity check found: ${String(check)}`)
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+    migrate(db)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+function keyed(db: Database, key: string): void {
+  db.pragma(`cipher = 'sqlcipher'`)
+  db.pragma('legacy = 4')
+  db.pragma(`key = "x'${key}'"`)
+}
+
+function openInMemory(): SqliteStore {
+  const db = new Sqlite(':memory:')
+  migrate(db)
+  return new SqliteStore(db, null)
+}
+
+/** What waited to be sent in a store that will not open whole, if that much of it can still be read. */
+function readOutboxOf(file: string, key: string): PendingMessage[] {
+  let db: Database | undefined
+  try {
+    db = new Sqlite(file, { readonly: true })
+    keyed(db, key)
+    return (db.prepare('SELECT json FROM outbox ORDER BY position').all() as { json: string }[]).map((row) => JSON.parse(row.json) as PendingMessage)
+  } catch {
+    return []
+  } finally {
+    db?.close()
+  }
+}
+
+function databaseFiles(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`]
+}
+
+/** Account ids name files here: only digits, letters, `-` and `_` may. */
+function requireFileSafe(accountId: string): void {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(accountId)) throw new Error(`not an account id a file can be named by: ${JSON.stringify(accountId)}`)
+}

@@ -1,0 +1,93 @@
+// The store's schema, one migration per version, forward only. The database's `user_version` says
+// which have run; each runs in a transaction with the version it brings, so a crash leaves the
+// schema wholly at one version or the next. A migration once shipped is never edited: a change is
+// a new one at the end, tested on a database the previous version made, with real rows in it.
+import type { Database } from 'better-sqlite3-multiple-ciphers'
+
+export interface Migration {
+  /** What it brings, in a few words. */
+  readonly name: string
+  up(db: Database): void
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'conversations, messages and the stretches of history known, polls, outbox',
+    up: (db) =>
+      db.exec(`
+        -- The list as the service last gave it, in its order; each row the app's own shape.
+        CREATE TABLE conversations (
+          id TEXT PRIMARY KEY,
+          position INTEGER NOT NULL,
+          json TEXT NOT NULL
+        );
+
+        -- Every message kept. Ids stay text, exactly as the service gives them (they can exceed
+        -- 2^53); sort_key is the same number as an integer, for order. The integer rowid is what a
+        -- full-text index refers to. Columns beside json are those queried.
+        CREATE TABLE messages (
+          rowid INTEGER PRIMARY KEY,
+          conversation_id TEXT NOT NULL,
+          id TEXT NOT NULL,
+          sort_key INTEGER NOT NULL,
+          created_at INTEGER NOT NULL,
+          sender_id TEXT NOT NULL,
+          deleted INTEGER NOT NULL DEFAULT 0,
+          json TEXT NOT NULL,
+          UNIQUE (conversation_id, sort_key)
+        );
+
+        -- Stretches of a history known to have nothing missing between their first and last
+        -- message (both included), and whether nothing is older than the first. A message outside
+        -- every run is known alone (pushed, say): a gap may lie on either side of it.
+        CREATE TABLE runs (
+          conversation_id TEXT NOT NULL,
+          first_key INTEGER NOT NULL,
+          last_key INTEGER NOT NULL,
+          reaches_start INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX runs_by_conversation ON runs (conversation_id, last_key);
+
+        CREATE TABLE polls (
+          id TEXT PRIMARY KEY,
+          conversation_id TEXT NOT NULL,
+          json TEXT NOT NULL
+        );
+
+        -- What the user wrote that the service has not accepted, in the order written.
+        CREATE TABLE outbox (
+          client_id TEXT PRIMARY KEY,
+          position INTEGER NOT NULL,
+          json TEXT NOT NULL
+        );
+      `)
+  }
+]
+
+/** The version a database at the end of `migrations` is at. */
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.length
+}
+
+/**
+ * Brings the database up to the last migration. A database from a newer version of the app (its
+ * version beyond ours) is refused rather than written to with a schema we do not know.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  if (current > migrations.length) throw new NewerStoreError(current, migrations.length)
+  migrations.slice(current).forEach((migration, offset) => {
+    const version = current + offset + 1
+    db.transaction(() => {
+      migration.up(db)
+      db.pragma(`user_version = ${version}`)
+    })()
+  })
+}
+
+export class NewerStoreError extends Error {
+  constructor(found: number, known: number) {
+    super(`the local store is at version ${found}, newer than this app knows (${known})`)
+    this.name = 'NewerStoreError'
+  }
+}

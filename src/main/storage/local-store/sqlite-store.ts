@@ -1,0 +1,216 @@
+// One account's store in an open SQLite database (migrated; see local-stores.ts for how it is
+// opened and keyed). Messages keep their whole shape as JSON beside the columns that are queried;
+// the runs table says which stretches of each history are known whole, so a read never passes a
+// gap off as continuous.
+import { statSync } from 'node:fs'
+import type { Database, Statement } from 'better-sqlite3-multiple-ciphers'
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message, PendingMessage } from '@shared/messages'
+import type { Poll } from '@shared/polls'
+import type { LocalStore, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+
+/** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
+export function sortKeyOf(id: string): bigint {
+  return /^\d{1,19}$/.test(id) ? BigInt(id) : 0n
+}
+
+interface Run {
+  first_key: bigint
+  last_key: bigint
+  reaches_start: bigint
+}
+
+export class SqliteStore implements LocalStore {
+  readonly #db: Database
+  readonly #file: string | null
+  readonly #sql: ReturnType<typeof prepare>
+
+  /** `file`: where the database lives, for its size; null for one in memory. */
+  constructor(db: Database, file: string | null) {
+    this.#db = db
+    this.#file = file
+    this.#sql = prepare(db)
+  }
+
+  async conversations(): Promise<Conversation[]> {
+    return this.#sql.conversations.all().map((row) => JSON.parse((row as { json: string }).json) as Conversation)
+  }
+
+  async keepConversations(list: Conversation[]): Promise<void> {
+    this.#db.transaction(() => {
+      this.#sql.clearConversations.run()
+      list.forEach((conversation, position) => this.#sql.keepConversation.run(conversation.id, position, JSON.stringify(conversation)))
+    })()
+  }
+
+  async keepRun(conversationId: ConversationId, messages: Message[], joins: RunJoins): Promise<void> {
+    const keys = messages.map((message) => sortKeyOf(message.id))
+    if (joins.after !== null) keys.push(sortKeyOf(joins.after))
+    if (joins.before !== null) keys.push(sortKeyOf(joins.before))
+    this.#db.transaction(() => {
+      for (const message of messages) this.#keep(message)
+      if (keys.length > 0) this.#addRun(conversationId, min(keys), max(keys), joins.reachesStart)
+    })()
+  }
+
+  async keepMessages(messages: Message[]): Promise<void> {
+    this.#db.transaction(() => {
+      for (const message of messages) this.#keep(message)
+    })()
+  }
+
+  async changeMessage(conversationId: ConversationId, messageId: string, change: StoredChange): Promise<void> {
+    this.#db.transaction(() => {
+      const row = this.#sql.message.get(conversationId, sortKeyOf(messageId)) as { json: string } | undefined
+      if (row === undefined) return
+      this.#keep(changed(JSON.parse(row.json) as Message, change))
+    })()
+  }
+
+  async keepPoll(poll: Poll): Promise<void> {
+    this.#sql.keepPoll.run(poll.id, poll.conversationId, JSON.stringify(poll))
+  }
+
+  async newest(conversationId: ConversationId, limit: number): Promise<StoredHistory | null> {
+    const run = this.#sql.newestRun.get(conversationId) as Run | undefined
+    if (run === undefined) return null
+    return this.#within(conversationId, run, run.last_key + 1n, limit)
+  }
+
+  async before(conversationId: ConversationId, beforeId: string, limit: number): Promise<StoredHistory> {
+    const key = sortKeyOf(beforeId)
+    const run = this.#sql.overlappingRuns.get(conversationId, key, key) as Run | undefined
+    if (run === undefined) return { messages: [], older: 'service' }
+    return this.#within(conversationId, run, key, limit)
+  }
+
+  async syncPoints(): Promise<Map<ConversationId, string>> {
+    const rows = this.#sql.syncPoints.all() as { conversation_id: ConversationId; id: string }[]
+    return new Map(rows.map((row) => [row.conversation_id, row.id]))
+  }
+
+  async outbox(): Promise<PendingMessage[]> {
+    return this.#sql.outbox.all().map((row) => JSON.parse((row as { json: string }).json) as PendingMessage)
+  }
+
+  async keepOutbox(pending: PendingMessage[]): Promise<void> {
+    this.#db.transaction(() => {
+      this.#sql.clearOutbox.run()
+      pending.forEach((message, position) => this.#sql.keepPending.run(message.clientId, position, JSON.stringify(message)))
+    })()
+  }
+
+  async usage(): Promise<StoreUsage> {
+    const counts = this.#sql.counts.get() as { messages: number; conversations: number }
+    return { ...counts, bytes: this.#file === null ? 0 : fileSize(this.#file) + fileSize(`${this.#file}-wal`) }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db.open) return
+    this.#db.pragma('optimize')
+    this.#db.close()
+  }
+
+  #keep(message: Message): void {
+    this.#sql.keepMessage.run({
+      conversationId: message.conversationId,
+      id: message.id,
+      sortKey: sortKeyOf(message.id),
+      createdAt: message.createdAt,
+      senderId: message.senderId,
+      deleted: message.deleted ? 1 : 0,
+      json: JSON.stringify(message)
+    })
+  }
+
+  /** Adds [first, last] to the conversation's runs, joined with every run it touches or overlaps. */
+  #addRun(conversationId: ConversationId, first: bigint, last: bigint, reachesStart: boolean): void {
+    const touching = this.#sql.overlappingRuns.all(conversationId, last, first) as Run[]
+    const merged = touching.reduce(
+      (run, other) => ({
+        first: min([run.first, other.first_key]),
+        last: max([run.last, other.last_key]),
+        reachesStart: run.reachesStart || other.reaches_start === 1n
+      }),
+      { first, last, reachesStart }
+    )
+    this.#sql.deleteOverlappingRuns.run(conversationId, last, first)
+    this.#sql.addRun.run(conversationId, merged.first, merged.last, merged.reachesStart ? 1 : 0)
+  }
+
+  /** Up to `limit` messages of `run` older than `beforeKey`, and what lies beyond the oldest of them. */
+  #within(conversationId: ConversationId, run: Run, beforeKey: bigint, limit: number): StoredHistory {
+    const rows = this.#sql.messagesWithin.all(conversationId, run.first_key, beforeKey, limit + 1) as { json: string }[]
+    const more = rows.length > limit
+    const messages = rows
+      .slice(0, limit)
+      .reverse()
+      .map((row) => JSON.parse(row.json) as Message)
+    return { messages, older: more ? 'stored' : run.reaches_start === 1n ? 'none' : 'service' }
+  }
+}
+
+function prepare(db: Database) {
+  const withBigInts = (statement: Statement): Statement => statement.safeIntegers(true)
+  return {
+    conversations: db.prepare('SELECT json FROM conversations ORDER BY position'),
+    clearConversations: db.prepare('DELETE FROM conversations'),
+    keepConversation: db.prepare('INSERT INTO conversations (id, position, json) VALUES (?, ?, ?)'),
+    message: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key = ?'),
+    keepMessage: db.prepare(
+      `INSERT INTO messages (conversation_id, id, sort_key, created_at, sender_id, deleted, json)
+       VALUES (@conversationId, @id, @sortKey, @createdAt, @senderId, @deleted, @json)
+       ON CONFLICT (conversation_id, sort_key) DO UPDATE SET
+         created_at = excluded.created_at, sender_id = excluded.sender_id, deleted = excluded.deleted, json = excluded.json`
+    ),
+    keepPoll: db.prepare('INSERT INTO polls (id, conversation_id, json) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json'),
+    newestRun: withBigInts(db.prepare('SELECT first_key, last_key, reaches_start FROM runs WHERE conversation_id = ? ORDER BY last_key DESC LIMIT 1')),
+    /** The runs with a message at or before the second parameter and one at or after the third. */
+    overlappingRuns: withBigInts(db.prepare('SELECT first_key, last_key, reaches_start FROM runs WHERE conversation_id = ? AND first_key <= ? AND last_key >= ?')),
+    deleteOverlappingRuns: db.prepare('DELETE FROM runs WHERE conversation_id = ? AND first_key <= ? AND last_key >= ?'),
+    addRun: db.prepare('INSERT INTO runs (conversation_id, first_key, last_key, reaches_start) VALUES (?, ?, ?, ?)'),
+    messagesWithin: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC LIMIT ?'),
+    syncPoints: db.prepare(
+      `SELECT runs.conversation_id, messages.id FROM runs
+       JOIN messages ON messages.conversation_id = runs.conversation_id AND messages.sort_key = runs.last_key
+       WHERE runs.last_key = (SELECT MAX(last_key) FROM runs AS newest WHERE newest.conversation_id = runs.conversation_id)`
+    ),
+    outbox: db.prepare('SELECT json FROM outbox ORDER BY position'),
+    clearOutbox: db.prepare('DELETE FROM outbox'),
+    keepPending: db.prepare('INSERT INTO outbox (client_id, position, json) VALUES (?, ?, ?)'),
+    counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations')
+  }
+}
+
+function changed(message: Message, change: StoredChange): Message {
+  switch (change.kind) {
+    case 'reactions':
+      return { ...message, reactions: change.reactions }
+    case 'pinned': {
+      const { pinnedAt: _unpinned, ...rest } = message
+      return change.pinnedAt === null ? rest : { ...message, pinnedAt: change.pinnedAt }
+    }
+    case 'deleted': {
+      // What a deleted message said is gone from the service: it goes from here too.
+      const { reactions: _reactions, event: _event, ...rest } = message
+      return { ...rest, text: '', attachments: [], deleted: true }
+    }
+  }
+}
+
+function min(keys: bigint[]): bigint {
+  return keys.reduce((a, b) => (b < a ? b : a))
+}
+
+function max(keys: bigint[]): bigint {
+  return keys.reduce((a, b) => (b > a ? b : a))
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
