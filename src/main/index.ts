@@ -30,6 +30,8 @@ import { reportStartupFailure, type StartupFailureHost } from './desktop/startup
 import { followTheme } from './desktop/native-theme'
 import { systemIdle, watchPowerEvents } from './desktop/system-idle'
 import { SafeStorageTokenVault } from './desktop/token-vault'
+import { keychainSealing } from './desktop/store-key-sealing'
+import { FileLocalStores } from './storage/local-store/local-stores'
 import { TrayService } from './desktop/tray'
 import { TrayIcons } from './desktop/tray-icon'
 import { UnreadBadge } from './desktop/unread-badge'
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
     service,
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,
+    stores: new FileLocalStores({ directory: join(app.getPath('userData'), 'store'), sealing: keychainSealing(safeStorage), log }),
     notifier: new ElectronNotifier(log),
     window: appWindow,
     idle: systemIdle,

@@ -246,6 +246,8 @@ export interface EventContract {
   'contacts:importProgress': ContactImportProgress
   /** Main learned that the user and this person can, or can no longer, write to each other. */
   'people:standingChanged': ChatStanding & { userId: string }
+  /** Something the person should know about what this device keeps (a store set aside, a full disk). */
+  'storage:notice': { text: string }
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -381,7 +383,8 @@ const eventNames = {
   'notifications:close': true,
   'messages:updated': true,
   'contacts:importProgress': true,
-  'people:standingChanged': true
+  'people:standingChanged': true,
+  'storage:notice': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

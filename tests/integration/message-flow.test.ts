@@ -152,12 +152,12 @@ describe('the message flow, fed by every source', () => {
       }
     })
     const newest = heard.pages.find((page) => page.end === 'newest')
-    expect(heard.pages).toEqual([{ conversationId: groupId, messages: expect.any(Array), end: 'newest', before: null, atStart: false }])
+    expect(heard.pages).toEqual([{ conversationId: groupId, messages: expect.any(Array), end: 'newest', before: null, after: null, atStart: false }])
     expect(newest?.messages).toHaveLength(50)
     const before = newest?.messages[0]?.id ?? ''
     const older = await app.call('messages:loadOlder', { conversationId: groupId, beforeId: before })
     expect(heard.pages).toHaveLength(2)
-    expect(heard.pages[1]).toEqual({ conversationId: groupId, messages: older.messages, end: 'older', before, atStart: true })
+    expect(heard.pages[1]).toEqual({ conversationId: groupId, messages: older.messages, end: 'older', before, after: null, atStart: true })
     expect(heard.arrivals.filter((arrival) => arrival.message.text.startsWith('history '))).toEqual([])
   })
 

@@ -5,7 +5,7 @@ import { startTestService, type TestService, type TestUser } from '../../server/
 import { localServiceConfig, type ServiceConfig } from '../../src/main/api/service-config'
 import { createAppCore, type AppCore } from '../../src/main/core/app-core'
 import { dataDirStores } from '../../src/main/storage/data-dir-stores'
-import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
 import { connectToService } from '../../src/main/service/service-connection'
 import type { InvokeChannel, InvokeRequest, InvokeResponse } from '@shared/window-api'
 import { FakeIdle, FakeWindow, MemoryPreferences, MemoryVault, quietLog, RecordingDisplay, RecordingEvents, RecordingNotifier } from './memory-platform'
@@ -60,6 +60,8 @@ interface AppOptions {
   now?: () => number
   /** Settings that differ from the local service's (a wrong attestation secret, say). */
   config?: Partial<ServiceConfig>
+  /** Where conversations and messages are kept on the device; nothing is kept when left out. */
+  stores?: LocalStores
 }
 
 /** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
@@ -68,13 +70,13 @@ export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOp
 }
 
 /**
- * Builds a core that keeps its token and preferences in `dataDir` through browser mode's own files
- * (`session-token`, `settings.json`), so a launch on the same directory starts from what reached
- * the disk and nothing else, as the app does after a restart.
+ * Builds a core that keeps its token, preferences and local store in `dataDir` through browser
+ * mode's own files (`session-token`, `settings.json`, `store/`), so a launch on the same directory
+ * starts from what reached the disk and nothing else, as the app does after a restart.
  */
 export function launchAppOnDisk(origin: string, cleanups: Cleanup[], dataDir: string, options: AppOptions = {}): AppHarness<TokenVault, Preferences> {
-  const { vault, preferences } = dataDirStores(dataDir, quietLog)
-  return launchWith(origin, cleanups, vault, preferences, options)
+  const { vault, preferences, stores } = dataDirStores(dataDir, quietLog)
+  return launchWith(origin, cleanups, vault, preferences, { ...options, stores })
 }
 
 function launchWith<Vault extends TokenVault, Prefs extends Preferences>(
@@ -101,7 +103,8 @@ function launchWith<Vault extends TokenVault, Prefs extends Preferences>(
     events,
     openExternal: async () => undefined,
     log: quietLog,
-    ...(options.now === undefined ? {} : { now: options.now })
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.stores === undefined ? {} : { stores: options.stores })
   })
   cleanups.push(() => core.stop())
   return { core, events, vault, preferences, notifier, window, idle, display, call: (channel, request) => core.handlers[channel](request) }

@@ -47,7 +47,7 @@ export interface BrowserApp {
 
 export async function startBrowserApp(options: BrowserAppOptions): Promise<BrowserApp> {
   const log = options.log ?? createConsoleLog('browser')
-  const { settings, vault, preferences } = dataDirStores(options.dataDir, log)
+  const { settings, vault, preferences, stores } = dataDirStores(options.dataDir, log)
   const environment = options.environment ?? process.env
   const config = options.config ?? resolveServiceConfig(settings.get('service'), environment)
   const events = new EventQueue()
@@ -66,6 +66,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     service,
     vault,
     preferences,
+    stores,
     notifier,
     window,
     idle: window,

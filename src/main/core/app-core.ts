@@ -34,12 +34,13 @@ import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page
 import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
 import { Polls } from './polls'
-import type { AppWindow, EventSink, IdleSource, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
+import type { AppWindow, EventSink, IdleSource, LocalStores, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { sessionHandlers } from './session-handlers'
 import { serviceSettingsHandlers } from './service-settings'
 import { ShareOrigins } from './share-origins'
+import { StoreKeeper } from './store-keeper'
 import { Timelines } from './timelines'
 import type { Timers } from './timers'
 import { TypingPublisher } from './typing'
@@ -51,6 +52,8 @@ export interface AppCoreDependencies {
   service: ServiceConnection
   vault: TokenVault
   preferences: Preferences
+  /** Where each account's conversations and messages are kept on this device; absent: nothing is kept. */
+  stores?: LocalStores
   notifier: Notifier
   window: AppWindow
   idle: IdleSource
@@ -95,6 +98,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
 
   const flow = new MessageFlow((event, error) => log.error(`a listener of the message flow's ${event} failed`, error))
+  const keeper =
+    deps.stores === undefined
+      ? null
+      : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: (text) => events.emit('storage:notice', { text }), ...timers })
   const opened = new OpenConversation(push)
   // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
   // §14.5): whichever call on it first answers 404 takes it out of the list.
@@ -129,6 +136,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     preferences: deps.preferences,
     log,
     deployment: () => issuerOf(deps.service.settings.current().settings),
+    keptLocally: async (accountId) => (await deps.stores?.has(accountId)) ?? false,
     now,
     ...timers,
     changed: (state) => events.emit('session:changed', state),
@@ -136,8 +144,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       if (outboxOwner !== me.id) outbox.clear()
       outboxOwner = me.id
       push.start(me)
-      // Chats whose first message never went are listed again with it, before it is sent again.
-      refreshConversations()
+      // What this device kept shows first; the service then brings it up to date. Chats whose
+      // first message never went are listed again with it, before it is sent again.
+      showKept(me)
+        .then(() => refreshConversations())
         .then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
         .then(
           () => outbox.resume(),
@@ -156,6 +166,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       blocks.forget()
       timelines.clear()
       flow.clear()
+      void keeper?.close()
       conversations.clear()
       notifications.clear()
       attention.reset()
@@ -170,6 +181,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     changed: (list) => {
       events.emit('conversations:changed', list)
       attention.unreadChanged()
+      keeper?.keepConversations(list)
     }
   })
   const attention: Attention = new Attention({
@@ -209,7 +221,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.enqueue(conversationId, text, randomUUID())
     }
   })
-  const timelines = new Timelines(gateway, flow)
+  const timelines = new Timelines(gateway, flow, () => keeper?.store ?? null)
   const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
   const blocks = new Blocks({
     blocked: async () => (await gateway.blocks()).map((block) => block.userId),
@@ -285,8 +297,20 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     if (change.kind === 'replaced') events.emit('messages:updated', change.message)
   })
 
+  /** Opens the account's store and shows the list it kept, if the service has not answered first. */
+  async function showKept(me: Me): Promise<void> {
+    const store = await keeper?.open(me.id)
+    if (!store || session.me?.id !== me.id) return
+    const kept = await store.conversations().catch((error: unknown) => {
+      log.warn('could not read the conversation list kept on this device', error)
+      return []
+    })
+    conversations.showKept(kept)
+  }
+
   function setPushStatus(status: PushStatus): void {
     pushStatus = status
+    keeper?.pushLive(status === 'connected')
     events.emit('push:status', status)
   }
 
@@ -363,7 +387,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   const handlers: InvokeHandlers = {
     ...sessionHandlers(features, session, () => pushStatus),
-    ...conversationHandlers(features, { opened, timelines, notifications, outbox, signedIn: () => session.me !== null }),
+    ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, signedIn: () => session.me !== null }),
     ...messageHandlers(features, {
       timelines,
       outbox,
@@ -404,6 +428,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       conversations.stop()
       outbox.stop()
       await push.stop()
+      await keeper?.close()
     }
   }
 }

@@ -2,6 +2,7 @@
 // service for every conversation the user has open or had open, and the list fetched afresh. A
 // catch-up that failed (its read lost on the way, say) goes again on a timer: push is up by then
 // and asks for none, so what it missed would show only after the next outage.
+import type { ConversationId } from '@shared/conversation-id'
 import type { Log } from '../log/log'
 import type { Conversations } from './conversations'
 import type { OpenConversation } from './open-conversation'
@@ -60,6 +61,19 @@ export class CatchUp {
     await this.#deps.refreshConversations().catch(() => undefined)
     const open = this.#deps.opened.id
     if (open !== null) this.#deps.conversations.markRead(open)
+  }
+
+  /**
+   * One conversation, just opened from what this device kept: brings what is newer. When the
+   * service is out of reach it is tried again with the rest, as after an outage.
+   */
+  async conversation(conversationId: ConversationId): Promise<void> {
+    try {
+      await this.#deps.timelines.catchUp(conversationId)
+    } catch (error) {
+      this.#deps.log.warn(`could not catch up on ${conversationId}`, error)
+      if (this.#deps.signedIn()) this.#retry.schedule()
+    }
   }
 
   /** No catch-up waits to go again (signed out, or stopping). */

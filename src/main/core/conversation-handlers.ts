@@ -8,6 +8,7 @@ import type { FeatureContext } from './feature-context'
 import { muteFor } from './mute'
 import type { Notifications } from './notifications'
 import type { OpenConversation } from './open-conversation'
+import type { CatchUp } from './catch-up'
 import type { Outbox } from './outbox'
 import type { Timelines } from './timelines'
 
@@ -17,6 +18,7 @@ export type ConversationHandlers = Pick<InvokeHandlers, ConversationChannel>
 export interface ConversationParts {
   opened: OpenConversation
   timelines: Pick<Timelines, 'load'>
+  catchUp: Pick<CatchUp, 'conversation'>
   notifications: Pick<Notifications, 'seen'>
   outbox: Pick<Outbox, 'pendingIn'>
   /** Someone is signed in. */
@@ -43,8 +45,11 @@ export function conversationHandlers(context: FeatureContext, parts: Conversatio
     'conversations:open': async ({ conversationId }) => {
       const conversation = context.conversation(conversationId)
       parts.opened.open(conversationId)
-      const page = await parts.timelines.load(conversationId)
-      const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages)
+      const { fromDevice, ...page } = await parts.timelines.load(conversationId)
+      // Kept on this device: what the service has that is newer comes after, as it arrives.
+      if (fromDevice) void parts.catchUp.conversation(conversationId)
+      // Where "New messages" goes is a nicety: out of reach of the service, the history opens without it.
+      const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages).catch(() => null)
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })
       conversations.markRead(conversationId)

@@ -180,6 +180,16 @@ export class Conversations {
     return this.get(groupId)
   }
 
+  /**
+   * The list as this device kept it, shown until the service's comes: ignored once a list is
+   * shown, since whatever the service answered is newer.
+   */
+  showKept(kept: Conversation[]): void {
+    if (this.#byId.size > 0 || kept.length === 0) return
+    this.#byId = new Map(kept.map((conversation) => [conversation.id, conversation]))
+    this.#announce()
+  }
+
   /** Fetches the list again and recounts what is unread; call on sign-in and after every reconnect. */
   async refresh(meId: string): Promise<Conversation[]> {
     this.#meId = meId

@@ -52,7 +52,7 @@ describe('the message flow', () => {
   it('passes every page on, and a late copy of a paged message arrives as nothing new', () => {
     const flow = quiet()
     const { arrivals, pages } = heard(flow)
-    const page: HistoryPage = { conversationId: 'g1', messages: [message('3'), message('4')], end: 'newest', before: null, atStart: true }
+    const page: HistoryPage = { conversationId: 'g1', messages: [message('3'), message('4')], end: 'newest', before: null, after: null, atStart: true }
     flow.paged(page)
     flow.arrive(message('4'), 'caughtUp')
     flow.arrive(message('6'), 'caughtUp')

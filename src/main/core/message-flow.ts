@@ -21,10 +21,15 @@ export interface HistoryPage {
   conversationId: ConversationId
   /** Oldest first, and nothing of the conversation missing between the first and the last. */
   messages: Message[]
-  /** The newest messages there were when it was read, or those just older than `before`. */
-  end: 'newest' | 'older'
-  /** An older page runs on up to this message with nothing between; null for a newest page. */
+  /**
+   * The newest messages there were when it was read; those just older than `before`; or those
+   * just newer than `after` up to the newest (a catch-up, read through to its end).
+   */
+  end: 'newest' | 'older' | 'newer'
+  /** An older page runs on up to this message with nothing between; null otherwise. */
   before: string | null
+  /** A newer page runs on from this message with nothing between; null otherwise (or a catch-up from the very start). */
+  after: string | null
   /** Nothing in the conversation is older than the page's first message. */
   atStart: boolean
 }
@@ -72,10 +77,18 @@ export class MessageFlow {
     this.#events.emit('arrived', { message, source })
   }
 
+  /** A page read on request. A newer page is news: what it holds that the app had not seen arrives, `caughtUp`. */
   paged(page: HistoryPage): void {
+    if (page.end === 'newer') for (const message of page.messages) this.arrive(message, 'caughtUp')
     const known = this.#knownIn(page.conversationId)
     for (const message of page.messages) known.add(message.id)
     this.#events.emit('paged', page)
+  }
+
+  /** Messages the app shows from this device's store: a source bringing them again brings nothing new. */
+  held(conversationId: ConversationId, messages: Message[]): void {
+    const known = this.#knownIn(conversationId)
+    for (const message of messages) known.add(message.id)
   }
 
   changed(change: MessageChange): void {

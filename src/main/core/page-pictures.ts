@@ -263,5 +263,6 @@ const EVENTS: { [E in EventName]: Filter<EventContract[E]> } = {
   'notifications:show': asIs,
   'notifications:close': asIs,
   'contacts:importProgress': asIs,
-  'people:standingChanged': asIs
+  'people:standingChanged': asIs,
+  'storage:notice': asIs
 }

@@ -400,6 +400,8 @@ export interface LocalStores {
    * or fails its check is moved aside and made anew: `setAside` then says so in words.
    */
   open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }>
+  /** Whether this device keeps a store of the account that will outlive the process (it may still fail to open). */
+  has(accountId: string): Promise<boolean>
   /** Removes the account's store and its key from this device. */
   remove(accountId: string): Promise<void>
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { TextRoute } from '@shared/account'
 import type { Me, SessionState } from '@shared/session'
 import type { ErrorCode } from '@shared/window-api'
@@ -123,7 +123,7 @@ function recordingLog(): Log & { warnings: string[] } {
   return { warnings, info: () => undefined, warn: (message) => void warnings.push(message), error: () => undefined }
 }
 
-function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPreferences; time?: ManualTime } = {}) {
+function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPreferences; time?: ManualTime; keptLocally?: string[] } = {}) {
   const vault = platform.vault ?? new MemoryVault()
   const preferences = platform.preferences ?? new MemoryPreferences()
   const log = recordingLog()
@@ -138,6 +138,7 @@ function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPrefer
     preferences,
     log,
     deployment: () => settings.deployment,
+    ...(platform.keptLocally === undefined ? {} : { keptLocally: async (accountId: string) => platform.keptLocally?.includes(accountId) ?? false }),
     ...(platform.time === undefined ? {} : { now: () => platform.time?.now ?? 0, timers: platform.time }),
     changed: (state) => void states.push(state),
     signedIn: (me) => void signedIn.push(me),
@@ -407,6 +408,62 @@ describe('Session: restoring the last run’s session', () => {
     await session.restore()
     expect(session.state).toEqual(signedOut('Could not reach the service to restore your session. Please sign in.'))
     expect(session.token).toBeNull()
+    expect(signedIn).toEqual([])
+  })
+})
+
+describe('Session: restoring from what this device keeps', () => {
+  function keptSession() {
+    const vault = new MemoryVault()
+    const preferences = new MemoryPreferences()
+    preferences.set('account', ADA)
+    const parts = sessionWith({ vault, preferences, keptLocally: [ADA.id] })
+    vault.kept = parts.service.issueToken()
+    return parts
+  }
+
+  it('signs in as the remembered account before the service answers, then takes its newer profile', async () => {
+    const { session, service, states, signedIn } = keptSession()
+    const renamed = { ...ADA, name: 'Ada L.' }
+    let answer: (me: Me) => void = () => undefined
+    service.me = () => new Promise((resolve) => (answer = resolve))
+
+    await session.restore()
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+    expect(signedIn).toEqual([ADA])
+    answer(renamed)
+    await vi.waitFor(() => expect(session.state).toEqual({ status: 'signedIn', me: renamed }))
+    expect(states).toEqual([
+      { status: 'signedIn', me: ADA },
+      { status: 'signedIn', me: renamed }
+    ])
+  })
+
+  it('stays signed in while the service is out of reach', async () => {
+    const { session, service, log } = keptSession()
+    service.failNext('me', 'NETWORK')
+    await session.restore()
+    await vi.waitFor(() => expect(log.warnings).toEqual(['restored the session without reaching the service']))
+    expect(session.state).toEqual({ status: 'signedIn', me: ADA })
+  })
+
+  it('ends the session it showed, saying so, when the service refuses the kept token', async () => {
+    const { session, vault, states, ended } = keptSession()
+    vault.kept = { token: 'revoked', issuer: TEST_ISSUER }
+    await session.restore()
+    await vi.waitFor(() => expect(session.state).toEqual(signedOut(SESSION_ENDED_NOTICE)))
+    expect(states).toEqual([{ status: 'signedIn', me: ADA }, signedOut(SESSION_ENDED_NOTICE)])
+    expect(ended).toHaveLength(1)
+    expect(vault.token).toBeNull()
+  })
+
+  it('waits for the service as before when this device keeps nothing of the remembered account', async () => {
+    const preferences = new MemoryPreferences()
+    preferences.set('account', ADA)
+    const { session, vault, states, signedIn } = sessionWith({ vault: new MemoryVault(), preferences, keptLocally: ['someone else'] })
+    vault.kept = { token: 'revoked', issuer: TEST_ISSUER }
+    await session.restore()
+    expect(states).toEqual([signedOut(SESSION_ENDED_NOTICE)])
     expect(signedIn).toEqual([])
   })
 })

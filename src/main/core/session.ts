@@ -22,6 +22,11 @@ export interface SessionDependencies {
   vault: TokenVault
   preferences: Preferences
   log: Log
+  /**
+   * Whether this device keeps enough of the account to show it before the service answers: a
+   * kept session then starts at once, and the service confirms it after. Absent: never.
+   */
+  keptLocally?(accountId: string): Promise<boolean>
   /** The deployment the settings in force name: a kept token goes nowhere else. */
   deployment(): TokenIssuer
   /** Unix ms; tests pass a clock of their own. */
@@ -104,6 +109,12 @@ export class Session {
       return
     }
     this.#issued = kept
+    const remembered = this.#deps.preferences.get('account')
+    if (remembered !== undefined && (await this.#deps.keptLocally?.(remembered.id)) === true) {
+      this.#becomeSignedIn(remembered)
+      void this.#confirmRestored(kept, remembered)
+      return
+    }
     try {
       const me = await this.#deps.service.me()
       this.#becomeSignedIn(me)
@@ -122,6 +133,25 @@ export class Session {
         status: 'signedOut',
         notice: code === 'UNAUTHENTICATED' ? SESSION_ENDED_NOTICE : 'Could not reach the service to restore your session. Please sign in.'
       })
+    }
+  }
+
+  /** Asks the service whose the session shown from this device's copy is; a refusal ends it. */
+  async #confirmRestored(kept: IssuedToken, remembered: Me): Promise<void> {
+    try {
+      const me = await this.#deps.service.me()
+      if (this.#issued !== kept) return
+      if (me.id === remembered.id) this.updateMe(me)
+      else {
+        // The token is someone else's than the account remembered: show theirs, not the kept one.
+        this.#deps.signedOut()
+        this.#becomeSignedIn(me)
+      }
+    } catch (error) {
+      const code = errorCodeOf(error)
+      if (code === 'NETWORK') this.#deps.log.warn('restored the session without reaching the service', error)
+      else if (code === 'UNAUTHENTICATED') await this.expire()
+      else this.#deps.log.warn('could not confirm the restored session', error)
     }
   }
 

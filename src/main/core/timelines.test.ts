@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@shared/messages'
+import { compareIds } from '@shared/conversation-id'
 import { MessageFlow, type Arrival, type HistoryPage } from './message-flow'
 import { MemoryService } from './testing/memory-service'
+import type { LocalStore } from './ports'
 import { PAGE_SIZE, Timelines } from './timelines'
 
 const ME = { id: '1', name: 'Ada' }
@@ -52,12 +54,12 @@ describe('Timelines', () => {
     expect(page.hasOlder).toBe(true)
     expect(timelines.isLoaded(GROUP)).toBe(true)
     expect(timelines.loadedConversations()).toEqual([GROUP])
-    expect(pages).toEqual([{ conversationId: GROUP, messages: page.messages, end: 'newest', before: null, atStart: false }])
+    expect(pages).toEqual([{ conversationId: GROUP, messages: page.messages, end: 'newest', before: null, after: null, atStart: false }])
   })
 
   it('says there is nothing older when the whole history fits on the first page', async () => {
     const { timelines, written, pages } = timelinesOver(3)
-    expect(await timelines.load(GROUP)).toEqual({ messages: written, hasOlder: false })
+    expect(await timelines.load(GROUP)).toEqual({ messages: written, hasOlder: false, fromDevice: false })
     expect(pages[0]).toMatchObject({ end: 'newest', atStart: true })
   })
 
@@ -72,8 +74,8 @@ describe('Timelines', () => {
     const oldest = await timelines.older(GROUP, oldestBefore)
     expect(oldest).toEqual({ messages: written.slice(0, 10), hasOlder: false })
     expect(pages.slice(1)).toEqual([
-      { conversationId: GROUP, messages: middle.messages, end: 'older', before: middleBefore, atStart: false },
-      { conversationId: GROUP, messages: oldest.messages, end: 'older', before: oldestBefore, atStart: true }
+      { conversationId: GROUP, messages: middle.messages, end: 'older', before: middleBefore, after: null, atStart: false },
+      { conversationId: GROUP, messages: oldest.messages, end: 'older', before: oldestBefore, after: null, atStart: true }
     ])
   })
 
@@ -135,7 +137,7 @@ describe('Timelines', () => {
 
   it('reads a conversation that was empty when opened from its very beginning', async () => {
     const { service, timelines, caughtUp } = timelinesOver(0)
-    expect(await timelines.load(GROUP)).toEqual({ messages: [], hasOlder: false })
+    expect(await timelines.load(GROUP)).toEqual({ messages: [], hasOlder: false, fromDevice: false })
     const arrived = service.writeMany(GROUP, 3, '2')
     expect(await caughtUp()).toEqual(arrived)
     expect(service.callsOf('messagesAfter')[0]?.[1]).toBe('0')
@@ -163,5 +165,76 @@ describe('Timelines', () => {
     expect(timelines.loadedConversations()).toEqual([])
     service.write(GROUP, { senderId: '2' })
     expect(await caughtUp()).toEqual([])
+  })
+})
+
+describe('Timelines over what this device keeps', () => {
+  /** A store holding `kept` as one stretch, with `older` beyond it; `failing`: every read throws. */
+  function keeping(kept: Message[], older: 'stored' | 'service' | 'none', failing = false): Pick<LocalStore, 'newest' | 'before'> {
+    const fail = async (): Promise<never> => {
+      throw new Error('the disk went away')
+    }
+    return {
+      newest: failing ? fail : async (_conversationId, limit) => ({ messages: kept.slice(-limit), older: kept.length > limit ? 'stored' : older }),
+      before: failing
+        ? fail
+        : async (_conversationId, beforeId, limit) => {
+            const earlier = kept.filter((message) => compareIds(message.id, beforeId) < 0)
+            return { messages: earlier.slice(-limit), older: earlier.length > limit ? 'stored' : older }
+          }
+    }
+  }
+
+  function over(setup: Setup, store: Pick<LocalStore, 'newest' | 'before'>): Setup & { calls: () => number } {
+    let calls = 0
+    const service = new Proxy(setup.service, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown
+        if (typeof value !== 'function') return value
+        return (...args: unknown[]) => {
+          calls += 1
+          return (value as (...a: unknown[]) => unknown).apply(target, args)
+        }
+      }
+    })
+    const timelines = new Timelines(service, setup.flow, () => store as LocalStore)
+    return { ...setup, timelines, calls: () => calls }
+  }
+
+  it('opens from the store without asking the service, and catches up from the newest message it kept', async () => {
+    const setup = timelinesOver(120)
+    const kept = setup.written.slice(0, 100)
+    const { timelines, calls, flow } = over(setup, keeping(kept, 'none'))
+    const arrived: Message[] = []
+    flow.on('arrived', ({ message }) => arrived.push(message))
+
+    const page = await timelines.load(GROUP)
+    expect(page).toMatchObject({ fromDevice: true, hasOlder: true })
+    expect(ids(page.messages)).toEqual(ids(kept.slice(-PAGE_SIZE)))
+    expect(calls()).toBe(0)
+    await timelines.catchUp(GROUP)
+    expect(arrived.map((message) => message.text)).toEqual(setup.written.slice(100).map((message) => message.text))
+  })
+
+  it('reads older pages from the store while it holds them, then from the service', async () => {
+    const setup = timelinesOver(120)
+    const { timelines, calls } = over(setup, keeping(setup.written.slice(60), 'service'))
+    const newest = await timelines.load(GROUP)
+    const stored = await timelines.older(GROUP, newest.messages[0]?.id ?? '')
+    expect(ids(stored.messages)).toEqual(ids(setup.written.slice(60, 70)))
+    expect(stored.hasOlder).toBe(true)
+    expect(calls()).toBe(0)
+    const fromService = await timelines.older(GROUP, stored.messages[0]?.id ?? '')
+    expect(fromService.messages.map((message) => message.text)).toEqual(setup.written.slice(10, 60).map((message) => message.text))
+    expect(calls()).toBe(1)
+  })
+
+  it('asks the service when the store cannot be read', async () => {
+    const setup = timelinesOver(20)
+    const { timelines, calls } = over(setup, keeping([], 'none', true))
+    const page = await timelines.load(GROUP)
+    expect(page.fromDevice).toBe(false)
+    expect(page.messages.map((message) => message.text)).toEqual(setup.written.map((message) => message.text))
+    expect(calls()).toBe(1)
   })
 })

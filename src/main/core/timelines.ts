@@ -1,11 +1,12 @@
-// The message history of each conversation the user has opened: pages of it fetched on demand,
-// and, after an outage, what arrived meanwhile. Each page and each message read goes into the
-// message flow, which lets a message through once whichever way it came.
+// The message history of each conversation the user has opened: pages of it read on demand, from
+// this device's store where it holds them and from the service where it does not, and, after an
+// outage or from what the store held, what arrived meanwhile. Each page and each message read from
+// the service goes into the message flow, which lets a message through once whichever way it came.
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, MessagePage } from '@shared/messages'
 import { compareIds } from '@shared/conversation-id'
 import type { MessageFlow } from './message-flow'
-import type { TimelineService } from './ports'
+import type { LocalStore, TimelineService } from './ports'
 
 export const PAGE_SIZE = 50
 /** The service's largest page (docs/protocol.md §10), used when catching up. */
@@ -21,36 +22,65 @@ interface Timeline {
   syncedThrough: string | null
 }
 
+/** A conversation's newest page, and whether it came from this device's store (the service may know newer). */
+export interface OpenedPage extends MessagePage {
+  fromDevice: boolean
+}
+
 export class Timelines {
   readonly #service: TimelineService
   readonly #flow: MessageFlow
+  readonly #kept: () => LocalStore | null
   readonly #loaded = new Map<ConversationId, Timeline>()
 
-  constructor(service: TimelineService, flow: MessageFlow) {
+  /** `kept`: the signed-in account's store, null while there is none. */
+  constructor(service: TimelineService, flow: MessageFlow, kept: () => LocalStore | null = () => null) {
     this.#service = service
     this.#flow = flow
+    this.#kept = kept
   }
 
   isLoaded(conversationId: ConversationId): boolean {
     return this.#loaded.has(conversationId)
   }
 
-  async load(conversationId: ConversationId): Promise<MessagePage> {
+  /**
+   * The newest page: from the store when it holds any of the conversation (a `catchUp` then brings
+   * what is newer), from the service when it does not.
+   */
+  async load(conversationId: ConversationId): Promise<OpenedPage> {
+    const kept = await this.#readKept((store) => store.newest(conversationId, PAGE_SIZE))
+    const newestKept = kept?.messages.at(-1)
+    if (kept && newestKept !== undefined) {
+      this.#syncTo(this.#timeline(conversationId), newestKept.id)
+      this.#flow.held(conversationId, kept.messages)
+      return { messages: kept.messages, hasOlder: kept.older !== 'none', fromDevice: true }
+    }
+    return { ...(await this.#loadFromService(conversationId)), fromDevice: false }
+  }
+
+  async #loadFromService(conversationId: ConversationId): Promise<MessagePage> {
     const messages = await this.#service.latestMessages(conversationId, PAGE_SIZE)
     const timeline = this.#timeline(conversationId)
     const newest = messages.at(-1)
     if (newest !== undefined) this.#syncTo(timeline, newest.id)
     const hasOlder = messages.length === PAGE_SIZE
-    this.#flow.paged({ conversationId, messages, end: 'newest', before: null, atStart: !hasOlder })
+    this.#flow.paged({ conversationId, messages, end: 'newest', before: null, after: null, atStart: !hasOlder })
     return { messages, hasOlder }
   }
 
+  /** The page just older than `beforeId`: what the store holds of it, or else the service's. */
   async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
+    const kept = await this.#readKept((store) => store.before(conversationId, beforeId, PAGE_SIZE))
+    if (kept && kept.messages.length > 0) {
+      this.#flow.held(conversationId, kept.messages)
+      return { messages: kept.messages, hasOlder: kept.older !== 'none' }
+    }
     const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
     // Only `load` starts a timeline: one started here (after a sign-out cleared them, say) would
     // know no synced point, and its next catch-up would read the whole history as new.
     const hasOlder = messages.length === PAGE_SIZE
-    this.#flow.paged({ conversationId, messages, end: 'older', before: beforeId, atStart: !hasOlder })
+    this.#flow.paged({ conversationId, messages, end: 'older', before: beforeId, after: null, atStart: !hasOlder })
     return { messages, hasOlder }
   }
 
@@ -72,8 +102,9 @@ export class Timelines {
     }
     // Moved only once every page has come: when a later page fails, none of the earlier ones
     // goes on, so the next catch-up must read them again.
+    const after = timeline.syncedThrough
     if (readThrough !== null) this.#syncTo(timeline, readThrough)
-    for (const message of read) this.#flow.arrive(message, 'caughtUp')
+    this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after, atStart: after === null })
   }
 
   loadedConversations(): ConversationId[] {
@@ -87,6 +118,17 @@ export class Timelines {
 
   clear(): void {
     this.#loaded.clear()
+  }
+
+  /** A read of the store, or null when there is none or it failed: the service is asked instead. */
+  async #readKept<T>(read: (store: LocalStore) => Promise<T>): Promise<T | null> {
+    const store = this.#kept()
+    if (store === null) return null
+    try {
+      return await read(store)
+    } catch {
+      return null
+    }
   }
 
   #timeline(conversationId: ConversationId): Timeline {

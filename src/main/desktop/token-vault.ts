@@ -17,6 +17,11 @@ export interface Encryption {
   getSelectedStorageBackend?(): string
 }
 
+/** Whether safeStorage really encrypts here: on Linux without a keychain it offers a hard-coded key. */
+export function keychainEncrypts(encryption: Encryption): boolean {
+  return encryption.isEncryptionAvailable() && encryption.getSelectedStorageBackend?.() !== 'basic_text'
+}
+
 /** Where the token and its issuer are kept together. */
 const SESSION_KEY = 'session'
 /** Where versions that kept the token alone kept it: such a token says nothing of where it may go. */
@@ -72,15 +77,13 @@ export class SafeStorageTokenVault implements TokenVault {
   }
 
   #canEncrypt(): boolean {
-    const available = this.#encryption.isEncryptionAvailable()
-    const backend = this.#encryption.getSelectedStorageBackend?.()
-    const usable = available && backend !== 'basic_text'
+    const usable = keychainEncrypts(this.#encryption)
     if (!usable && !this.#warned) {
       this.#warned = true
       this.#log.warn(
         'the system offers no keychain to encrypt the session with, so it is kept in memory only ' +
           'and you will be asked to sign in after each launch',
-        { available, backend }
+        { available: this.#encryption.isEncryptionAvailable(), backend: this.#encryption.getSelectedStorageBackend?.() }
       )
     }
     return usable

@@ -60,6 +60,8 @@ describe('a store on disk', () => {
     await store.keepOutbox([pending('a')])
     await store.close()
 
+    expect(await stores.has('42')).toBe(true)
+    expect(await stores.has('77')).toBe(false)
     const { store: again, setAside } = await open()
     expect(setAside).toBeNull()
     expect((await again.newest(GROUP, 10))?.messages.map((m) => m.text)).toEqual(['message 1', UNIQUE_TEXT])
@@ -112,6 +114,7 @@ describe('a store on disk', () => {
     const { store } = await open('42', { ...PLAIN_FILE, available: () => false })
     await store.keepMessages([message('1')])
     expect(readdirSync(join(directory, '..'))).toEqual([])
+    expect(await stores.has('42')).toBe(false)
   })
 
   it('removes an account\'s store, key and anything set aside, and nobody else\'s', async () => {
@@ -119,6 +122,7 @@ describe('a store on disk', () => {
     await (await open('77')).store.close()
     await stores.remove('42')
     expect(readdirSync(directory).filter((name) => name.startsWith('42.'))).toEqual([])
+    expect(await stores.has('42')).toBe(false)
     expect(readdirSync(directory)).toEqual(expect.arrayContaining(['77.db', '77.key']))
   })
 

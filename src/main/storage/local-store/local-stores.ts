@@ -61,6 +61,11 @@ export class FileLocalStores implements LocalStores {
     return { store: this.#create(accountId), setAside: null }
   }
 
+  async has(accountId: string): Promise<boolean> {
+    requireFileSafe(accountId)
+    return this.#keys.lasting && existsSync(this.#file(accountId)) && this.#keys.read(accountId) !== undefined
+  }
+
   async remove(accountId: string): Promise<void> {
     requireFileSafe(accountId)
     if (!existsSync(this.#directory)) return

@@ -1,0 +1,198 @@
+// Keeps this device's copy of the signed-in account: opens its store at sign-in, writes into it
+// everything the message flow carries (and nothing else reaches it), and lets go of it at sign-out.
+// Writes queue one behind another so they land in the order the flow said them, and a write that
+// fails (a full disk, say) is logged and told once: the app goes on from the service.
+import type { ConversationId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
+import { compareIds } from '@shared/conversation-id'
+import type { Log } from '../log/log'
+import type { HistoryPage, MessageChange, MessageFlow } from './message-flow'
+import type { LocalStore, LocalStores } from './ports'
+import { systemTimers, type Timers } from './timers'
+
+export interface StoreKeeperDependencies {
+  stores: LocalStores
+  flow: Pick<MessageFlow, 'on'>
+  log: Log
+  /** Unix milliseconds, for when a pin the service answered without a time was made. */
+  now: () => number
+  /** Something the person should know about what is kept (set aside, or no longer written). */
+  notice(text: string): void
+  timers?: Timers
+}
+
+/** The list changes with every message; it is written at most this often. */
+const LIST_WRITE_DELAY_MS = 1_000
+
+export const WRITE_FAILED_NOTICE = 'New messages can no longer be saved on this device (is the disk full?). The app carries on from the service.'
+
+export class StoreKeeper {
+  readonly #deps: StoreKeeperDependencies
+  #store: LocalStore | null = null
+  #accountId: string | null = null
+  /** The writes not yet done, one behind another. */
+  #writes: Promise<void> = Promise.resolve()
+  #failureTold = false
+  /**
+   * Per conversation, the newest message known to follow its kept history with nothing between,
+   * while push is live: a message pushed (or sent) after it follows it too. Forgotten whenever
+   * push drops, since anything may then have been missed until a catch-up reads it.
+   */
+  readonly #tips = new Map<ConversationId, string>()
+  #live = false
+  /** The list waiting to be written, and the timer that writes it. */
+  #listToKeep: { list: Conversation[]; cancel: () => void } | null = null
+
+  constructor(deps: StoreKeeperDependencies) {
+    this.#deps = deps
+    deps.flow.on('paged', (page) => this.#keepPage(page))
+    deps.flow.on('arrived', ({ message }) => this.#keepArrival(message))
+    deps.flow.on('changed', (change) => this.#keepChange(change))
+    deps.flow.on('pollUpdated', (poll) => this.#write((store) => store.keepPoll(poll)))
+  }
+
+  /** The store in use; null before sign-in, or while it opens. */
+  get store(): LocalStore | null {
+    return this.#store
+  }
+
+  /**
+   * Opens the account's store; resolves with it, or null when it could not be opened at all. What
+   * the flow says while it opens waits for it.
+   */
+  async open(accountId: string): Promise<LocalStore | null> {
+    if (this.#accountId === accountId && this.#store !== null) return this.#store
+    await this.close()
+    this.#accountId = accountId
+    this.#failureTold = false
+    const opening = this.#openStore(accountId)
+    this.#writes = this.#writes.then(() => opening.then(() => undefined))
+    return opening
+  }
+
+  /** Lets go of the store, once every write queued (the list waiting too) has landed. */
+  async close(): Promise<void> {
+    await this.settled()
+    const store = this.#store
+    this.#store = null
+    this.#accountId = null
+    this.#tips.clear()
+    await store?.close().catch((error: unknown) => this.#deps.log.warn('could not close the local store', error))
+  }
+
+  /** Closes the store and removes everything this device kept of the account. */
+  async remove(accountId: string): Promise<void> {
+    if (this.#accountId === accountId) await this.close()
+    await this.#deps.stores.remove(accountId)
+  }
+
+  /** The conversation list as the app shows it now; written a moment later, with whatever came since. */
+  keepConversations(list: Conversation[]): void {
+    if (this.#listToKeep !== null) {
+      this.#listToKeep.list = list
+      return
+    }
+    const cancel = (this.#deps.timers ?? systemTimers).after(LIST_WRITE_DELAY_MS, () => this.#writeList())
+    this.#listToKeep = { list, cancel }
+  }
+
+  #writeList(): void {
+    const waiting = this.#listToKeep
+    if (waiting === null) return
+    this.#listToKeep = null
+    waiting.cancel()
+    this.#write((store) => store.keepConversations(waiting.list))
+  }
+
+  /** Whether push is connected: while it is, what it brings follows what was read before it. */
+  pushLive(live: boolean): void {
+    this.#live = live
+    if (!live) this.#tips.clear()
+  }
+
+  /** Resolves once every write queued so far (the list waiting too) has landed, or failed. */
+  settled(): Promise<void> {
+    this.#writeList()
+    return this.#writes
+  }
+
+  #keepPage(page: HistoryPage): void {
+    const { conversationId, messages } = page
+    const joins =
+      page.end === 'older'
+        ? { after: null, before: page.before, reachesStart: page.atStart }
+        : page.end === 'newer'
+          ? { after: page.after, before: null, reachesStart: page.after === null && page.atStart }
+          : { after: null, before: null, reachesStart: page.atStart }
+    this.#write((store) => store.keepRun(conversationId, messages, joins))
+    const newest = messages.at(-1)
+    // A newest page or a catch-up read while push is live: from here on, push brings what follows.
+    if (page.end !== 'older' && newest !== undefined && this.#live) this.#advanceTip(conversationId, newest.id)
+  }
+
+  #keepArrival(message: Message): void {
+    const tip = this.#tips.get(message.conversationId)
+    if (this.#live && tip !== undefined && compareIds(message.id, tip) > 0) {
+      this.#tips.set(message.conversationId, message.id)
+      this.#write((store) => store.keepRun(message.conversationId, [message], { after: tip, before: null, reachesStart: false }))
+    } else {
+      this.#write((store) => store.keepMessages([message]))
+    }
+  }
+
+  #keepChange(change: MessageChange): void {
+    switch (change.kind) {
+      case 'replaced':
+        return this.#write((store) => store.keepMessages([change.message]))
+      case 'reacted':
+        return this.#write((store) => store.changeMessage(change.conversationId, change.messageId, { kind: 'reactions', reactions: change.reactions }))
+      case 'pinned': {
+        const pinnedAt = change.pinned ? Math.floor(this.#deps.now() / 1000) : null
+        return this.#write((store) => store.changeMessage(change.conversationId, change.messageId, { kind: 'pinned', pinnedAt }))
+      }
+      case 'deleted':
+        return this.#write((store) => store.changeMessage(change.conversationId, change.messageId, { kind: 'deleted' }))
+    }
+  }
+
+  #advanceTip(conversationId: ConversationId, messageId: string): void {
+    const tip = this.#tips.get(conversationId)
+    if (tip === undefined || compareIds(messageId, tip) > 0) this.#tips.set(conversationId, messageId)
+  }
+
+  async #openStore(accountId: string): Promise<LocalStore | null> {
+    try {
+      const { store, setAside } = await this.#deps.stores.open(accountId)
+      if (this.#accountId !== accountId) {
+        // Signed out (or in as someone else) while it opened.
+        await store.close()
+        return null
+      }
+      this.#store = store
+      if (setAside !== null) this.#deps.notice(setAside)
+      return store
+    } catch (error) {
+      this.#deps.log.error('could not open the local store; messages will not be kept on this device', error)
+      return null
+    }
+  }
+
+  /** Queues a write into the store of whoever is signed in now; it lands only if they still are. */
+  #write(write: (store: LocalStore) => Promise<void>): void {
+    const accountId = this.#accountId
+    if (accountId === null) return
+    this.#writes = this.#writes.then(async () => {
+      const store = this.#store
+      if (store === null || this.#accountId !== accountId) return
+      try {
+        await write(store)
+      } catch (error) {
+        this.#deps.log.error('could not write to the local store', error)
+        if (this.#failureTold) return
+        this.#failureTold = true
+        this.#deps.notice(WRITE_FAILED_NOTICE)
+      }
+    })
+  }
+}

@@ -1,0 +1,156 @@
+// The local store against the real service and real files: what the app learns reaches the store
+// through the message flow, a start with the service out of reach shows it, and nothing of it can
+// be read off the disk.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
+import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import type { Preferences, TokenVault } from '../../src/main/core/ports'
+
+const { cleanups, service: serviceFor } = testScope()
+
+/** More than two pages (the app reads 50 at a time), so older pages come from the store too. */
+const HISTORY_LENGTH = 120
+
+interface Scene {
+  service: TestService
+  proxy: TcpProxy
+  dataDir: string
+  ada: TestUser
+  groupId: string
+}
+
+async function scene(): Promise<Scene> {
+  const service = await serviceFor()
+  const proxy = await startTcpProxy(service.origin)
+  cleanups.push(() => proxy.close())
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-local-store-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const ada = await service.signUp({ name: 'Ada' })
+  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
+  for (let n = 1; n <= HISTORY_LENGTH; n += 1) await service.sendGroupMessage(ada, groupId, `history ${n}`)
+  return { service, proxy, dataDir, ada, groupId }
+}
+
+function launch({ proxy, dataDir }: Scene): AppHarness<TokenVault, Preferences> {
+  return launchAppOnDisk(proxy.origin, cleanups, dataDir)
+}
+
+/** Opens the conversation and pages back to its very start, as scrolling up would. */
+async function readWholeHistory(app: AppHarness<TokenVault, Preferences>, groupId: string): Promise<string[]> {
+  const opened = await app.call('conversations:open', { conversationId: groupId })
+  const texts = opened.messages.map((message) => message.text)
+  let oldest = opened.messages[0]?.id
+  let hasOlder = opened.hasOlder
+  while (hasOlder && oldest !== undefined) {
+    const page = await app.call('messages:loadOlder', { conversationId: groupId, beforeId: oldest })
+    texts.unshift(...page.messages.map((message) => message.text))
+    oldest = page.messages[0]?.id
+    hasOlder = page.hasOlder
+  }
+  return texts
+}
+
+/** Starts the app again on what the last run kept, and waits for the list it shows first. */
+async function restart(scenery: Scene): Promise<AppHarness<TokenVault, Preferences>> {
+  const app = launch(scenery)
+  await app.core.start()
+  expect(app.events.all('session:changed').at(-1)).toMatchObject({ status: 'signedIn', me: { id: scenery.ada.id } })
+  await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+  return app
+}
+
+function filesUnder(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(directory, name))
+    .filter((path) => statSync(path).isFile())
+}
+
+const everyMessage = Array.from({ length: HISTORY_LENGTH }, (_, index) => `history ${index + 1}`)
+
+describe('the local store', () => {
+  it('starts signed in with the service out of reach, listing the kept conversations and opening their whole history', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    expect(await readWholeHistory(first, scenery.groupId)).toEqual(everyMessage)
+    await first.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    expect(await offline.call('conversations:list', {})).toEqual([expect.objectContaining({ id: scenery.groupId, name: 'Quarry' })])
+    expect(await readWholeHistory(offline, scenery.groupId)).toEqual(everyMessage)
+  })
+
+  it('keeps pushed messages in the history it shows the next time, with nothing doubled', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await first.call('conversations:open', { conversationId: scenery.groupId })
+    const bea = await scenery.service.signUp({ name: 'Bea' })
+    await scenery.service.call('POST', `/v3/groups/${scenery.groupId}/members/add`, {
+      token: scenery.ada.token,
+      attest: true,
+      body: { members: [{ user_id: bea.id, nickname: 'Bea' }] }
+    })
+    await scenery.service.sendGroupMessage(bea, scenery.groupId, 'pushed while open')
+    await first.events.waitFor('messages:received', (message) => message.text === 'pushed while open')
+    await first.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    const { messages, hasOlder } = await offline.call('conversations:open', { conversationId: scenery.groupId })
+    const texts = messages.map((message) => message.text)
+    expect(texts.at(-1)).toBe('pushed while open')
+    expect(texts).toContain('history 120')
+    expect(new Set(texts).size).toBe(texts.length)
+    // Only the newest page was ever read: what is older is the service's to give, and says so.
+    expect(hasOlder).toBe(true)
+    await expect(readWholeHistory(offline, scenery.groupId)).rejects.toMatchObject({ code: 'NETWORK' })
+  })
+
+  it('brings a history opened from the store up to date from the service, once', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await first.call('conversations:open', { conversationId: scenery.groupId })
+    await first.core.stop()
+    await scenery.service.sendGroupMessage(scenery.ada, scenery.groupId, 'written elsewhere while the app was closed')
+
+    const again = await restart(scenery)
+    const opened = await again.call('conversations:open', { conversationId: scenery.groupId })
+    expect(opened.messages.at(-1)?.text).toBe('history 120')
+    await again.events.waitFor('messages:received', (message) => message.text === 'written elsewhere while the app was closed')
+    await again.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    const reopened = await offline.call('conversations:open', { conversationId: scenery.groupId })
+    expect(reopened.messages.slice(-2).map((message) => message.text)).toEqual(['history 120', 'written elsewhere while the app was closed'])
+  })
+
+  it('keeps no message, name or unsent text readable in any file of the data directory', async () => {
+    const scenery = await scene()
+    const app = launch(scenery)
+    await signInThroughSms(app, scenery.service, scenery.ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const unique = `the otter naps by the quarry ${Date.now()}`
+    await app.call('conversations:open', { conversationId: scenery.groupId })
+    await app.call('messages:send', { conversationId: scenery.groupId, text: unique, clientId: 'unique-1' })
+    await app.events.waitFor('messages:received', (message) => message.text === unique)
+    await app.core.stop()
+
+    const files = filesUnder(scenery.dataDir)
+    expect(files.some((path) => path.endsWith('.db'))).toBe(true)
+    for (const path of files) {
+      const bytes = readFileSync(path)
+      for (const secret of [unique, 'history 7', 'Quarry']) expect(bytes.includes(Buffer.from(secret)), `${secret} in ${path}`).toBe(false)
+    }
+  })
+})
