@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3'
+import Database from 'better-sqlite3-multiple-ciphers'
 import { applyMigrations } from './migrate.js'
 import { migrations } from './migrations/index.js'
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type Database from 'better-sqlite3-multiple-ciphers'
 
 export interface Migration {
   /** Unique and permanent: `<area>-<nnn>-<what>`. Never rename or edit an applied migration. */

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import type { Statement } from 'better-sqlite3-multiple-ciphers'
 import type { Core } from '../core.js'
 import type { Account } from './accounts.js'
 import type { GroupRow } from './group-row.js'

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import type { Statement } from 'better-sqlite3-multiple-ciphers'
 import { randomUUID } from 'node:crypto'
 import { isoFromMicros } from '../clock.js'
 import type { Core } from '../core.js'

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import type { Statement } from 'better-sqlite3-multiple-ciphers'
 import { randomUUID } from 'node:crypto'
 import type { Core } from '../core.js'
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../http/errors.js'

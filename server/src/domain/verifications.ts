@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import type { Statement } from 'better-sqlite3-multiple-ciphers'
 import type { Core } from '../core.js'
 import { HttpError, badRequest, notFound } from '../http/errors.js'
 import { Accounts, type Account } from './accounts.js'
