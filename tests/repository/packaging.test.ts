@@ -166,3 +166,46 @@ describe('what the package takes from out/', () => {
     expect(['out/browser/cli.js', 'out/browser/data-dir.js', 'out/browser/chunks/app-1a2b.js'].filter(packaged)).toEqual([])
   })
 })
+
+describe("the local store's SQLite, a native addon", () => {
+  const driver = 'better-sqlite3-multiple-ciphers'
+  const packageJson = JSON.parse(readFileSync(resolve(repositoryRoot, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>
+  const lockfile = JSON.parse(readFileSync(resolve(repositoryRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> }
+
+  it('is the one SQLite installed, a runtime dependency, which electron-builder packs and rebuilds for Electron', () => {
+    const sqlite = Object.keys(lockfile.packages).filter((path) => /sql/i.test(path.split('node_modules/').at(-1) ?? ''))
+    expect(sqlite).toEqual([`node_modules/${driver}`])
+    expect(packageJson.dependencies).toHaveProperty(driver)
+    expect(packageJson.devDependencies).not.toHaveProperty(driver)
+    // electron-builder packs `dependencies` only, and rebuilds their native addons for Electron unless told not to.
+    expect(isPlainObject(config) ? config.npmRebuild : undefined).not.toBe(false)
+  })
+
+  /** electron-builder's own filter for the `asarUnpack` patterns, as it applies them to the files it puts in app.asar. */
+  function unpackedFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean {
+    const fromRoot = createRequire(resolve(repositoryRoot, 'package.json'))
+    const fromElectronBuilder = createRequire(fromRoot.resolve('electron-builder/package.json'))
+    const { getFileMatchers } = fromElectronBuilder('app-builder-lib/out/fileMatcher.js') as {
+      getFileMatchers: (
+        config: unknown,
+        name: 'asarUnpack',
+        destination: string,
+        options: { macroExpander: (pattern: string) => string; customBuildOptions: object; globalOutDir: string; defaultSrc: string }
+      ) => { createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean }[] | null
+    }
+    const matchers = getFileMatchers(config, 'asarUnpack', repositoryRoot, {
+      macroExpander: (pattern) => pattern,
+      customBuildOptions: {},
+      globalOutDir: resolve(repositoryRoot, 'dist'),
+      defaultSrc: repositoryRoot
+    })
+    return matchers?.[0]?.createFilter() ?? (() => false)
+  }
+
+  it("is kept out of app.asar, as a real file the system loader can open, while the app's code stays inside, under the asar fuses", () => {
+    const unpacked = (path: string): boolean => unpackedFilter()(resolve(repositoryRoot, path), { isDirectory: () => false })
+    expect(unpacked(`node_modules/${driver}/build/Release/better_sqlite3.node`)).toBe(true)
+    expect([`node_modules/${driver}/lib/database.js`, 'out/main/index.js', 'out/renderer/index.html', 'package.json'].filter(unpacked)).toEqual([])
+    expect(config).toMatchObject({ asar: true, electronFuses: { onlyLoadAppFromAsar: true, enableEmbeddedAsarIntegrityValidation: true } })
+  })
+})
