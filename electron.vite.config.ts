@@ -10,7 +10,11 @@ export default defineConfig({
     resolve: resolve_,
     build: {
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts') }
+        input: { index: resolve('src/main/index.ts') },
+        // electron-vite leaves package.json's dependencies to node_modules already; the store's
+        // SQLite is named so it stays there whatever that setting becomes: a native addon cannot be
+        // bundled, and electron-builder rebuilds it for Electron and unpacks it beside app.asar.
+        external: ['better-sqlite3-multiple-ciphers']
       }
     }
   },

@@ -10,6 +10,10 @@ export default defineConfig({
   publicDir: false,
   // `@shared/*`, as tsconfig.base.json sets it.
   resolve: { tsconfigPaths: true },
+  // An SSR build leaves every dependency to node_modules already; the store's SQLite is named so it
+  // stays there even if the rest is ever bundled: a native addon (.node) cannot be, and its
+  // JavaScript finds the addon relative to its own files.
+  ssr: { external: ['better-sqlite3-multiple-ciphers'] },
   build: {
     ssr: true,
     target: 'node20',

@@ -1,12 +1,13 @@
 // Browser mode as `npm start` and `npm run web` run it: the host built into out/browser/ by
 // `npm run build`, started with plain Node by scripts/web.mjs's runBuiltHost, against a real local
 // service; with no --renderer-dir, so it finds the renderer built beside it.
-import type { ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { startService, type RunningService } from '../../server/src/index'
@@ -87,6 +88,19 @@ describe("browser mode's built host (out/browser/cli.js)", () => {
     socket.send(JSON.stringify({ type: 'invoke', id: 1, channel: 'session:get', payload: {} }))
     expect(await answer).toMatchObject({ type: 'result', id: 1, result: { ok: true, value: { status: 'signedOut' } } })
     socket.close()
+  })
+
+  it("has the local store's SQLite within reach of its imports, loadable by plain Node", async () => {
+    // Evaluated with out/browser/ as the base, so the package resolves as an import in cli.js does;
+    // sqlite3mc_version() exists only in the encrypting build, FTS5 is what search will index with.
+    const probe = [
+      "import Database from 'better-sqlite3-multiple-ciphers'",
+      "const db = new Database(':memory:')",
+      "db.exec('CREATE VIRTUAL TABLE probe USING fts5(body)')",
+      "console.log(db.prepare('SELECT sqlite3mc_version()').pluck().get())"
+    ].join('\n')
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', probe], { cwd: dirname(builtHost) })
+    expect(stdout).toMatch(/^SQLite3 Multiple Ciphers \d/)
   })
 
   it('stops cleanly on SIGTERM', async () => {

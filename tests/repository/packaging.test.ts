@@ -2,11 +2,14 @@
 // that keep another local process from running the packaged app as Node or attaching a debugger to
 // it (and so from reading the token it decrypts), and every key checked against electron-builder's
 // own schema. electron-builder refuses an unknown key when it packages, which these machines cannot
-// do, so a misspelled fuse would otherwise go unnoticed until someone ran `npm run dist`.
+// do, so a misspelled fuse would otherwise go unnoticed until someone ran `npm run dist`. Also the
+// local store's native SQLite: unpacked beside app.asar, and left to node_modules by both bundlers.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
+import { MainConfigFactory } from 'electron-vite'
 import { load } from 'js-yaml'
+import { build, type InlineConfig, type Plugin } from 'vite'
 import { describe, expect, it } from 'vitest'
 
 const repositoryRoot = resolve(import.meta.dirname, '../..')
@@ -207,5 +210,45 @@ describe("the local store's SQLite, a native addon", () => {
     expect(unpacked(`node_modules/${driver}/build/Release/better_sqlite3.node`)).toBe(true)
     expect([`node_modules/${driver}/lib/database.js`, 'out/main/index.js', 'out/renderer/index.html', 'package.json'].filter(unpacked)).toEqual([])
     expect(config).toMatchObject({ asar: true, electronFuses: { onlyLoadAppFromAsar: true, enableEmbeddedAsarIntegrityValidation: true } })
+  })
+
+  // Each bundler builds one module that imports the driver, with the project's own configuration;
+  // the driver must come out as an import of the package, not as its code pasted into the bundle.
+  const entry = 'virtual:imports-the-driver'
+  const entryPlugin: Plugin = {
+    name: 'imports-the-driver',
+    resolveId: (id) => (id === entry ? `\0${entry}` : undefined),
+    load: (id) => (id === `\0${entry}` ? `import Database from '${driver}'\nexport const open = () => new Database(':memory:')\n` : undefined)
+  }
+  async function importsOf(config: InlineConfig): Promise<string[]> {
+    const rolldownOptions = { ...config.build?.rolldownOptions, input: { entry } }
+    const result = await build({
+      ...config,
+      configFile: false,
+      root: repositoryRoot,
+      logLevel: 'silent',
+      plugins: [...(config.plugins ?? []), entryPlugin],
+      build: { ...config.build, write: false, rolldownOptions, rollupOptions: rolldownOptions }
+    })
+    const outputs = [result].flat() as { output: { type: string; imports?: string[] }[] }[]
+    return outputs.flatMap(({ output }) => output).flatMap((chunk) => (chunk.type === 'chunk' ? (chunk.imports ?? []) : []))
+  }
+
+  it("stays a package import in electron-vite's main build", async () => {
+    const { default: electronVite } = await import('../../electron.vite.config')
+    const main = typeof electronVite === 'function' ? undefined : (await electronVite).main
+    if (main === undefined) throw new Error('electron.vite.config.ts has no main build')
+    const resolved = await new MainConfigFactory({ ...main, build: { ...main.build } }, { mode: 'production' }, { root: repositoryRoot }).build()
+    expect(await importsOf(resolved)).toEqual([driver])
+  })
+
+  it("stays a package import in browser mode's host build, which plain Node runs from out/browser/", async () => {
+    const { default: browserHostBuild } = await import('../../vite.browser.config')
+    expect(await importsOf(browserHostBuild)).toEqual([driver])
+  })
+
+  it('would be seen bundled (a check of the check)', async () => {
+    const { default: browserHostBuild } = await import('../../vite.browser.config')
+    expect(await importsOf({ ...browserHostBuild, ssr: { noExternal: true } })).not.toContain(driver)
   })
 })
