@@ -269,6 +269,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     opened,
     outbox,
     signedIn: () => session.me !== null,
+    kept: () => keeper?.store ?? null,
     refreshConversations,
     log,
     ...timers

@@ -2,11 +2,12 @@
 // service for every conversation the user has open or had open, and the list fetched afresh. A
 // catch-up that failed (its read lost on the way, say) goes again on a timer: push is up by then
 // and asks for none, so what it missed would show only after the next outage.
-import type { ConversationId } from '@shared/conversation-id'
+import { compareIds, type ConversationId } from '@shared/conversation-id'
 import type { Log } from '../log/log'
 import type { Conversations } from './conversations'
 import type { OpenConversation } from './open-conversation'
 import type { Outbox } from './outbox'
+import type { LocalStore } from './ports'
 import { RetryTimer } from './retry-timer'
 import type { Timelines } from './timelines'
 import type { Timers } from './timers'
@@ -16,8 +17,12 @@ const FIRST_CATCH_UP_RETRY_MS = 1_000
 const LONGEST_CATCH_UP_RETRY_MS = 30_000
 
 export interface CatchUpDependencies {
-  timelines: Pick<Timelines, 'catchUp' | 'loadedConversations'>
-  conversations: Pick<Conversations, 'markRead'>
+  timelines: Pick<Timelines, 'catchUp' | 'catchUpKept' | 'loadedConversations'>
+  conversations: Pick<Conversations, 'markRead' | 'list'>
+  /** The signed-in account's store, null while there is none. */
+  kept(): Pick<LocalStore, 'syncPoints'> | null
+  /** Every conversation is as up to date as the service could make it: what waits for that may start. */
+  caughtUp?(): void
   opened: Pick<OpenConversation, 'id'>
   outbox: Pick<Outbox, 'resume'>
   /** Someone is signed in. */
@@ -40,6 +45,10 @@ export class CatchUp {
     )
   }
 
+  /**
+   * The conversations open this run first, then the list, then every other conversation this
+   * device keeps that the list says has newer messages, newest conversations first, one at a time.
+   */
   async run(): Promise<void> {
     const { timelines, log } = this.#deps
     if (!this.#deps.signedIn()) return
@@ -56,11 +65,46 @@ export class CatchUp {
         }
       })
     )
-    if (complete) this.#retry.succeeded()
-    else if (this.#deps.signedIn()) this.#retry.schedule()
-    await this.#deps.refreshConversations().catch(() => undefined)
+    const listed = await this.#deps.refreshConversations().then(
+      () => true,
+      () => false
+    )
     const open = this.#deps.opened.id
     if (open !== null) this.#deps.conversations.markRead(open)
+    // What is kept is brought up to date against the list the service just gave, so a list from
+    // this device, older than the service's, never sends it reading.
+    if (listed && !(await this.#catchUpKept())) complete = false
+    if (complete) {
+      this.#retry.succeeded()
+      this.#deps.caughtUp?.()
+    } else if (this.#deps.signedIn()) this.#retry.schedule()
+  }
+
+  /** Answers whether every kept conversation that needed it was read. */
+  async #catchUpKept(): Promise<boolean> {
+    const { timelines, log } = this.#deps
+    const points = await this.#deps
+      .kept()
+      ?.syncPoints()
+      .catch((error: unknown) => {
+        log.warn('could not read where the kept conversations go on from', error)
+        return null
+      })
+    if (points === undefined || points === null) return true
+    const open = new Set(timelines.loadedConversations())
+    let complete = true
+    for (const { id, lastMessageId } of this.#deps.conversations.list()) {
+      const keptThrough = points.get(id)
+      if (open.has(id) || keptThrough === undefined || lastMessageId === null || compareIds(lastMessageId, keptThrough) <= 0) continue
+      if (!this.#deps.signedIn()) return false
+      try {
+        await timelines.catchUpKept(id, keptThrough)
+      } catch (error) {
+        complete = false
+        log.warn(`could not catch up on the kept ${id}`, error)
+      }
+    }
+    return complete
   }
 
   /**

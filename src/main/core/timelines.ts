@@ -91,20 +91,34 @@ export class Timelines {
   async catchUp(conversationId: ConversationId): Promise<void> {
     const timeline = this.#loaded.get(conversationId)
     if (!timeline) return
+    const after = timeline.syncedThrough
+    const read = await this.#readAfter(conversationId, after)
+    // Moved only once every page has come: when a later page fails, none of the earlier ones
+    // goes on, so the next catch-up must read them again.
+    const newest = read.at(-1)
+    if (newest !== undefined) this.#syncTo(timeline, newest.id)
+    this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after, atStart: after === null })
+  }
+
+  /**
+   * The same for a conversation not open this run, from the newest message this device keeps of
+   * it, so that what is kept stays whole up to now.
+   */
+  async catchUpKept(conversationId: ConversationId, keptThrough: string): Promise<void> {
+    const read = await this.#readAfter(conversationId, keptThrough)
+    this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after: keptThrough, atStart: false })
+  }
+
+  /** Everything newer than `after` (null: from the very beginning), oldest first, read through to the newest. */
+  async #readAfter(conversationId: ConversationId, after: string | null): Promise<Message[]> {
     const read: Message[] = []
-    let readThrough = timeline.syncedThrough
+    let readThrough = after
     for (;;) {
-      // A conversation that was empty when opened is read from its very beginning.
       const page = await this.#service.messagesAfter(conversationId, readThrough ?? '0', CATCH_UP_PAGE)
       read.push(...page)
       readThrough = page.at(-1)?.id ?? readThrough
-      if (page.length < CATCH_UP_PAGE) break
+      if (page.length < CATCH_UP_PAGE) return read
     }
-    // Moved only once every page has come: when a later page fails, none of the earlier ones
-    // goes on, so the next catch-up must read them again.
-    const after = timeline.syncedThrough
-    if (readThrough !== null) this.#syncTo(timeline, readThrough)
-    this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after, atStart: after === null })
   }
 
   loadedConversations(): ConversationId[] {
