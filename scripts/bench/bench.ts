@@ -19,6 +19,7 @@ import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from 
 import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLongHistory } from './history'
 import { measureLatency } from './latency'
+import { measureLocalStore } from './local-store'
 import { measureMemory } from './memory'
 import { buildAppProbe, ROOT, startServiceProcess, type BuiltApp } from './processes'
 import { seed } from './seed'
@@ -26,7 +27,7 @@ import { ServiceClient } from './service-client'
 import type { Run } from './session'
 
 
-const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory'] as const
+const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory', 'local-store'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -111,12 +112,12 @@ async function main(): Promise<void> {
   try {
     const has = (part: Part): boolean => settings.parts.includes(part)
     if (has('latency')) add(await measureLatency(run, settings))
-    if (has('cold-start') || has('long-history') || has('memory')) {
+    if (has('cold-start') || has('long-history') || has('memory') || has('local-store')) {
       console.log()
       // After the latency part, whose apps are stopped: a running app would receive every seeded message.
       await seed(run.client, {
-        longMessages: has('long-history') ? settings.longMessages : 0,
-        conversations: has('cold-start') || has('memory') ? settings.conversations : 0,
+        longMessages: has('long-history') || has('local-store') ? settings.longMessages : 0,
+        conversations: has('cold-start') || has('memory') || has('local-store') ? settings.conversations : 0,
         messagesPerConversation: settings.messagesPerConversation,
         concurrency: settings.seedConcurrency
       })
@@ -133,6 +134,10 @@ async function main(): Promise<void> {
     if (has('memory')) {
       console.log()
       add(await measureMemory(run, { conversations: settings.conversations, messagesPerConversation: settings.messagesPerConversation }))
+    }
+    if (has('local-store')) {
+      console.log()
+      add(await measureLocalStore(run, { conversations: settings.conversations, messages: settings.longMessages, starts: settings.coldStarts }))
     }
   } finally {
     await browser.close()

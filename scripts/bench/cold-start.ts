@@ -1,7 +1,7 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
@@ -72,24 +72,37 @@ async function loadingFloorMs(host: string): Promise<number> {
   return epochNow() - started
 }
 
-interface ColdStart {
+interface ColdStart<T> {
   totalMs: number
   listeningMs: number
+  /** What `afterwards` answered, once the list was ready. */
+  afterwards: T
 }
 
-async function startOnce(run: Run, names: readonly string[]): Promise<ColdStart> {
+interface StartOptions<T> {
+  /** Under the run's data root; Ada's by default. */
+  dataDir?: string
+  /** Where the app finds the service; the run's service by default. */
+  origin?: string
+  /** Something more to measure in the page once the list is ready. */
+  afterwards?: (page: Page) => Promise<T>
+}
+
+/** Starts the app's process on a data directory and times it to every one of `names` listed and enabled. */
+export async function startOnce<T = undefined>(run: Run, names: readonly string[], options: StartOptions<T> = {}): Promise<ColdStart<T>> {
   const context = await run.browser.newContext()
   await context.addInitScript({ content: listWatch(names) })
   // The tab is open before the process starts, as a browser already running would be.
   const page: Page = await context.newPage()
   page.on('pageerror', (error) => run.pageErrors.push(error))
-  const app = await startAppProcess(join(run.dataRoot, ADA_DATA_DIR), run.service.origin, run.app)
+  const app = await startAppProcess(join(run.dataRoot, options.dataDir ?? ADA_DATA_DIR), options.origin ?? run.service.origin, run.app)
   try {
     await page.goto(app.url)
     const readyAt = (await page.evaluate('window.__listReady')) as number
     const clock = await calibrate(page, 50)
     const ready = toDriverTime(clock, readyAt)
-    return { totalMs: ready - app.spawnedAt, listeningMs: app.listeningAt - app.spawnedAt }
+    const afterwards = (await options.afterwards?.(page)) as T
+    return { totalMs: ready - app.spawnedAt, listeningMs: app.listeningAt - app.spawnedAt, afterwards }
   } finally {
     await context.close()
     await app.stop()
@@ -103,9 +116,11 @@ export async function measureColdStart(run: Run, options: { conversations: numbe
   const settingsKeys = Object.keys(JSON.parse(readFileSync(join(directory, 'settings.json'), 'utf8')) as object)
   console.log(`cold start: Ada's app signed in once, then its process started ${options.starts} times on the same data directory`)
   console.log(`  on disk at each start: ${filesIn(directory).join(', ')}`)
-  console.log(`  settings.json holds: ${settingsKeys.join(', ')}: no conversation list and no message, so each start fetches them (history not cached)`)
-  const starts: ColdStart[] = []
+  console.log(`  settings.json holds: ${settingsKeys.join(', ')}; the local store is removed before each start, so each start fetches the list`)
+  const starts: ColdStart<undefined>[] = []
   for (let attempt = 0; attempt < options.starts; attempt++) {
+    // Nothing stored, as before the app kept a store: the figure the cached start is read against.
+    rmSync(join(directory, 'store'), { recursive: true, force: true })
     const start = await startOnce(run, names)
     starts.push(start)
     console.log(

@@ -30,9 +30,9 @@ export interface OpenedApp {
   close(): Promise<void>
 }
 
-/** Starts a user's app process on `dataDir` and opens it in a browser context of its own. */
-export async function openApp(run: Run, dataDir: string): Promise<OpenedApp> {
-  const app = await startAppProcess(join(run.dataRoot, dataDir), run.service.origin, run.app)
+/** Starts a user's app process on `dataDir` (with the service at `origin`) and opens it in a browser context of its own. */
+export async function openApp(run: Run, dataDir: string, origin = run.service.origin): Promise<OpenedApp> {
+  const app = await startAppProcess(join(run.dataRoot, dataDir), origin, run.app)
   const context = await run.browser.newContext()
   await context.addInitScript({ content: PAGE_PROBE })
   const page = await context.newPage()
@@ -50,8 +50,8 @@ export async function openApp(run: Run, dataDir: string): Promise<OpenedApp> {
 }
 
 /** Opens a user's app and signs it in through its screens, then waits until its push is connected. */
-export async function openSignedIn(run: Run, dataDir: string, who: DemoAccount): Promise<OpenedApp> {
-  const opened = await openApp(run, dataDir)
+export async function openSignedIn(run: Run, dataDir: string, who: DemoAccount, origin = run.service.origin): Promise<OpenedApp> {
+  const opened = await openApp(run, dataDir, origin)
   await run.client.signIn(opened.page, who)
   await waitUntil(async () => (await connection(opened.page)) === 'Connected', 30_000, 'the push connection to come up')
   return opened
