@@ -179,4 +179,17 @@ describe('the local store', () => {
     const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
     expect(messages.slice(-2).map((message) => message.text)).toEqual(['history 120', 'written while the app was closed'])
   })
+
+  it('shows a group’s members, as last read, with the service out of reach', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const online = await first.call('groups:get', { groupId: scenery.groupId })
+    await first.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    expect(await offline.call('groups:get', { groupId: scenery.groupId })).toEqual(online)
+  })
 })

@@ -23,6 +23,7 @@ import { desktopHandlers } from './desktop-handlers'
 import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
 import { GoneGroups, watchingForGoneGroups } from './gone-groups'
+import { keepingReads } from './kept-reads'
 import { groupHandlers } from './groups'
 import { MessageActions } from './message-actions'
 import { MessageFlow } from './message-flow'
@@ -110,7 +111,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     readGroup: (groupId) => deps.service.gateway.groupDetails(groupId),
     gone: (groupId) => forgetGroup(groupId)
   })
-  const gateway: ServiceGateway = watchingForGoneGroups(deps.service.gateway, goneGroups)
+  const watched: ServiceGateway = watchingForGoneGroups(deps.service.gateway, goneGroups)
+  const gateway: ServiceGateway = keeper === null ? watched : keepingReads(watched, { store: () => keeper.store, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,

@@ -352,6 +352,12 @@ export interface LocalStore {
   /** A change to a message that may be kept, when the service answered it without the message. */
   changeMessage(conversationId: ConversationId, messageId: string, change: StoredChange): Promise<void>
   keepPoll(poll: Poll): Promise<void>
+  keepGroup(details: GroupDetails): Promise<void>
+  /** The group's details as last kept; null when none are. */
+  group(groupId: ConversationId): Promise<GroupDetails | null>
+  keepPerson(person: Person): Promise<void>
+  /** Someone's name and picture as last kept; null when they are not. */
+  person(userId: string): Promise<Person | null>
   /** The newest stretch kept, newest `limit` of it; null when nothing of the conversation is. */
   newest(conversationId: ConversationId, limit: number): Promise<StoredHistory | null>
   /** Up to `limit` messages of the stretch `beforeId` is in, just older than it. */

@@ -5,6 +5,8 @@
 import type { ConversationId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
+import type { GroupDetails } from '@shared/groups'
+import type { Person } from '@shared/people'
 import { compareIds } from '@shared/conversation-id'
 import type { Log } from '../log/log'
 import type { HistoryPage, MessageChange, MessageFlow } from './message-flow'
@@ -103,6 +105,14 @@ export class StoreKeeper {
     this.#listToKeep = null
     waiting.cancel()
     this.#write((store) => store.keepConversations(waiting.list))
+  }
+
+  keepGroup(details: GroupDetails): void {
+    this.#write((store) => store.keepGroup(details))
+  }
+
+  keepPerson(person: Person): void {
+    this.#write((store) => store.keepPerson(person))
   }
 
   /** Whether push is connected: while it is, what it brings follows what was read before it. */

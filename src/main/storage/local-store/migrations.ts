@@ -61,6 +61,23 @@ export const MIGRATIONS: readonly Migration[] = [
           json TEXT NOT NULL
         );
       `)
+  },
+  {
+    name: 'groups with their members, and the people seen',
+    up: (db) =>
+      db.exec(`
+        -- Each group's details as the service last gave them (G4), its members among them.
+        CREATE TABLE groups (
+          id TEXT PRIMARY KEY,
+          json TEXT NOT NULL
+        );
+
+        -- Everyone whose name and picture the app looked up (U3).
+        CREATE TABLE people (
+          id TEXT PRIMARY KEY,
+          json TEXT NOT NULL
+        );
+      `)
   }
 ]
 

@@ -8,6 +8,8 @@ import type { ConversationId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { Poll } from '@shared/polls'
+import type { GroupDetails } from '@shared/groups'
+import type { Person } from '@shared/people'
 import type { LocalStore, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
 
 /** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
@@ -70,6 +72,22 @@ export class SqliteStore implements LocalStore {
 
   async keepPoll(poll: Poll): Promise<void> {
     this.#sql.keepPoll.run(poll.id, poll.conversationId, JSON.stringify(poll))
+  }
+
+  async keepGroup(details: GroupDetails): Promise<void> {
+    this.#sql.keepGroup.run(details.id, JSON.stringify(details))
+  }
+
+  async group(groupId: ConversationId): Promise<GroupDetails | null> {
+    return parsed<GroupDetails>(this.#sql.group.get(groupId))
+  }
+
+  async keepPerson(person: Person): Promise<void> {
+    this.#sql.keepPerson.run(person.id, JSON.stringify(person))
+  }
+
+  async person(userId: string): Promise<Person | null> {
+    return parsed<Person>(this.#sql.person.get(userId))
   }
 
   async newest(conversationId: ConversationId, limit: number): Promise<StoredHistory | null> {
@@ -164,6 +182,10 @@ function prepare(db: Database) {
        ON CONFLICT (conversation_id, sort_key) DO UPDATE SET
          created_at = excluded.created_at, sender_id = excluded.sender_id, deleted = excluded.deleted, json = excluded.json`
     ),
+    keepGroup: db.prepare('INSERT INTO groups (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json'),
+    group: db.prepare('SELECT json FROM groups WHERE id = ?'),
+    keepPerson: db.prepare('INSERT INTO people (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json'),
+    person: db.prepare('SELECT json FROM people WHERE id = ?'),
     keepPoll: db.prepare('INSERT INTO polls (id, conversation_id, json) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json'),
     newestRun: withBigInts(db.prepare('SELECT first_key, last_key, reaches_start FROM runs WHERE conversation_id = ? ORDER BY last_key DESC LIMIT 1')),
     /** The runs with a message at or before the second parameter and one at or after the third. */
@@ -181,6 +203,11 @@ function prepare(db: Database) {
     keepPending: db.prepare('INSERT INTO outbox (client_id, position, json) VALUES (?, ?, ?)'),
     counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations')
   }
+}
+
+/** The value kept as JSON in a row's `json`, or null for no row. */
+function parsed<T>(row: unknown): T | null {
+  return row === undefined ? null : (JSON.parse((row as { json: string }).json) as T)
 }
 
 function changed(message: Message, change: StoredChange): Message {
