@@ -27,12 +27,21 @@ export interface StoreKeeperDependencies {
 /** The list changes with every message; it is written at most this often. */
 const LIST_WRITE_DELAY_MS = 1_000
 
+export const STORE_UNAVAILABLE_NOTICE = 'Messages cannot be kept on this device this time, so the app works from the service only.'
+
 export const WRITE_FAILED_NOTICE = 'New messages can no longer be saved on this device (is the disk full?). The app carries on from the service.'
+
+/** One account's store: being opened, then open (or not, when it could not be). */
+interface Target {
+  accountId: string
+  opened: Promise<LocalStore | null>
+  store: LocalStore | null
+}
 
 export class StoreKeeper {
   readonly #deps: StoreKeeperDependencies
-  #store: LocalStore | null = null
-  #accountId: string | null = null
+  /** The signed-in account's store; null while nobody is signed in. Each write holds on to the one it was meant for. */
+  #target: Target | null = null
   /** The writes not yet done, one behind another. */
   #writes: Promise<void> = Promise.resolve()
   #failureTold = false
@@ -56,7 +65,7 @@ export class StoreKeeper {
 
   /** The store in use; null before sign-in, or while it opens. */
   get store(): LocalStore | null {
-    return this.#store
+    return this.#target?.store ?? null
   }
 
   /**
@@ -64,28 +73,28 @@ export class StoreKeeper {
    * the flow says while it opens waits for it.
    */
   async open(accountId: string): Promise<LocalStore | null> {
-    if (this.#accountId === accountId && this.#store !== null) return this.#store
-    await this.close()
-    this.#accountId = accountId
+    if (this.#target?.accountId === accountId) return this.#target.opened
+    const closing = this.close()
+    const target: Target = { accountId, opened: closing.then(() => this.#openStore(target)), store: null }
+    this.#target = target
     this.#failureTold = false
-    const opening = this.#openStore(accountId)
-    this.#writes = this.#writes.then(() => opening.then(() => undefined))
-    return opening
+    return target.opened
   }
 
-  /** Lets go of the store, once every write queued (the list waiting too) has landed. */
+  /** Lets go of the store, once every write queued for it (the list waiting too) has landed. */
   async close(): Promise<void> {
-    await this.settled()
-    const store = this.#store
-    this.#store = null
-    this.#accountId = null
+    this.#writeList()
+    const target = this.#target
+    this.#target = null
     this.#tips.clear()
+    await this.#writes
+    const store = await target?.opened
     await store?.close().catch((error: unknown) => this.#deps.log.warn('could not close the local store', error))
   }
 
   /** Closes the store and removes everything this device kept of the account. */
   async remove(accountId: string): Promise<void> {
-    if (this.#accountId === accountId) await this.close()
+    if (this.#target?.accountId === accountId) await this.close()
     await this.#deps.stores.remove(accountId)
   }
 
@@ -171,30 +180,31 @@ export class StoreKeeper {
     if (tip === undefined || compareIds(messageId, tip) > 0) this.#tips.set(conversationId, messageId)
   }
 
-  async #openStore(accountId: string): Promise<LocalStore | null> {
+  async #openStore(target: Target): Promise<LocalStore | null> {
     try {
-      const { store, setAside } = await this.#deps.stores.open(accountId)
-      if (this.#accountId !== accountId) {
+      const { store, setAside } = await this.#deps.stores.open(target.accountId)
+      if (this.#target !== target) {
         // Signed out (or in as someone else) while it opened.
         await store.close()
         return null
       }
-      this.#store = store
+      target.store = store
       if (setAside !== null) this.#deps.notice(setAside)
       return store
     } catch (error) {
       this.#deps.log.error('could not open the local store; messages will not be kept on this device', error)
+      this.#deps.notice(STORE_UNAVAILABLE_NOTICE)
       return null
     }
   }
 
-  /** Queues a write into the store of whoever is signed in now; it lands only if they still are. */
+  /** Queues a write into the store of whoever is signed in now, once it is open. */
   #write(write: (store: LocalStore) => Promise<void>): void {
-    const accountId = this.#accountId
-    if (accountId === null) return
+    const target = this.#target
+    if (target === null) return
     this.#writes = this.#writes.then(async () => {
-      const store = this.#store
-      if (store === null || this.#accountId !== accountId) return
+      const store = await target.opened
+      if (store === null) return
       try {
         await write(store)
       } catch (error) {

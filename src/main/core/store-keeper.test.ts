@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest'
+import type { Conversation } from '@shared/conversations'
+import type { Message } from '@shared/messages'
+import { MessageFlow } from './message-flow'
+import type { LocalStore, LocalStores } from './ports'
+import { STORE_UNAVAILABLE_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
+import { ManualTime } from './testing/manual-time'
+
+const GROUP = '7'
+
+function message(id: string): Message {
+  return { id, conversationId: GROUP, sourceGuid: id, senderId: '2', senderName: 'Bea', senderAvatarUrl: null, text: id, attachments: [], createdAt: 1, system: false, aboutUserIds: [], deleted: false }
+}
+
+/** A store that records each write as a line, and can be made to fail them. */
+class RecordingStore {
+  readonly writes: string[] = []
+  failing = false
+  closed = false
+
+  async keepRun(_conversationId: string, messages: Message[], joins: { after: string | null; before: string | null; reachesStart: boolean }): Promise<void> {
+    this.#write(`run ${messages.map((m) => m.id).join(',')} after ${joins.after} before ${joins.before}${joins.reachesStart ? ' from the start' : ''}`)
+  }
+
+  async keepMessages(messages: Message[]): Promise<void> {
+    this.#write(`alone ${messages.map((m) => m.id).join(',')}`)
+  }
+
+  async changeMessage(_conversationId: string, messageId: string, change: { kind: string; pinnedAt?: number | null }): Promise<void> {
+    this.#write(`change ${messageId} ${change.kind}${change.pinnedAt === undefined ? '' : ` ${change.pinnedAt}`}`)
+  }
+
+  async keepConversations(list: Conversation[]): Promise<void> {
+    this.#write(`list ${list.map((c) => c.id).join(',')}`)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+  }
+
+  #write(line: string): void {
+    if (this.failing) throw new Error('database or disk is full')
+    this.writes.push(line)
+  }
+}
+
+function rig(options: { opens?: 'fine' | 'setAside' | 'fails' } = {}) {
+  const time = new ManualTime()
+  const flow = new MessageFlow((_event, error) => {
+    throw error
+  })
+  const stores = new Map<string, RecordingStore>()
+  const notices: string[] = []
+  const localStores: LocalStores = {
+    open: async (accountId) => {
+      if (options.opens === 'fails') throw new Error('NODE_MODULE_VERSION mismatch')
+      const store = new RecordingStore()
+      stores.set(accountId, store)
+      return { store: store as unknown as LocalStore, setAside: options.opens === 'setAside' ? 'set aside' : null }
+    },
+    has: async () => true,
+    remove: async (accountId) => void stores.delete(accountId)
+  }
+  const keeper = new StoreKeeper({
+    stores: localStores,
+    flow,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    now: () => time.now,
+    notice: (text) => notices.push(text),
+    timers: time
+  })
+  return { keeper, flow, stores, notices, time }
+}
+
+describe('StoreKeeper', () => {
+  it('keeps what the flow says, in order, waiting for the store to open', async () => {
+    const { keeper, flow, stores } = rig()
+    const opening = keeper.open('1')
+    flow.paged({ conversationId: GROUP, messages: [message('5'), message('6')], end: 'newest', before: null, after: null, atStart: false })
+    flow.paged({ conversationId: GROUP, messages: [message('3')], end: 'older', before: '5', after: null, atStart: true })
+    flow.changed({ kind: 'deleted', conversationId: GROUP, messageId: '5' })
+    await opening
+    await keeper.settled()
+    expect(stores.get('1')?.writes).toEqual(['run 5,6 after null before null', 'run 3 after null before 5 from the start', 'change 5 deleted'])
+  })
+
+  it('joins a pushed message to the history only while push has been live since the history was read', async () => {
+    const { keeper, flow, stores } = rig()
+    await keeper.open('1')
+    keeper.pushLive(true)
+    flow.paged({ conversationId: GROUP, messages: [message('5')], end: 'newest', before: null, after: null, atStart: false })
+    flow.arrive(message('6'), 'pushed')
+    keeper.pushLive(false)
+    keeper.pushLive(true)
+    flow.arrive(message('8'), 'pushed')
+    flow.paged({ conversationId: GROUP, messages: [message('7'), message('8')], end: 'newer', before: null, after: '6', atStart: false })
+    flow.arrive(message('9'), 'sent')
+    await keeper.settled()
+    expect(stores.get('1')?.writes).toEqual(['run 5 after null before null', 'run 6 after 5 before null', 'alone 8', 'alone 7', 'run 7,8 after 6 before null', 'run 9 after 8 before null'])
+  })
+
+  it('writes the list a moment after it changes, with whatever came since, and at once when it closes', async () => {
+    const { keeper, stores, time } = rig()
+    await keeper.open('1')
+    keeper.keepConversations([{ id: 'a' } as Conversation])
+    keeper.keepConversations([{ id: 'b' } as Conversation])
+    await Promise.resolve()
+    expect(stores.get('1')?.writes).toEqual([])
+    await time.next()
+    await keeper.settled()
+    keeper.keepConversations([{ id: 'c' } as Conversation])
+    await keeper.close()
+    expect(stores.get('1')?.writes).toEqual(['list b', 'list c'])
+    expect(stores.get('1')?.closed).toBe(true)
+  })
+
+  it('keeps a pin with the time it was made here', async () => {
+    const { keeper, flow, stores, time } = rig()
+    await keeper.open('1')
+    flow.changed({ kind: 'pinned', conversationId: GROUP, messageId: '5', pinned: true })
+    flow.changed({ kind: 'pinned', conversationId: GROUP, messageId: '5', pinned: false })
+    await keeper.settled()
+    expect(stores.get('1')?.writes).toEqual([`change 5 pinned ${Math.floor(time.now / 1000)}`, 'change 5 pinned null'])
+  })
+
+  it('tells once that writes fail, and goes on', async () => {
+    const { keeper, flow, stores, notices } = rig()
+    await keeper.open('1')
+    const store = stores.get('1')
+    if (store) store.failing = true
+    flow.arrive(message('1'), 'pushed')
+    flow.arrive(message('2'), 'pushed')
+    await keeper.settled()
+    expect(notices).toEqual([WRITE_FAILED_NOTICE])
+  })
+
+  it('tells that nothing will be kept when the store cannot be opened, and that one was set aside', async () => {
+    const failing = rig({ opens: 'fails' })
+    expect(await failing.keeper.open('1')).toBeNull()
+    expect(failing.notices).toEqual([STORE_UNAVAILABLE_NOTICE])
+    const setAside = rig({ opens: 'setAside' })
+    await setAside.keeper.open('1')
+    expect(setAside.notices).toEqual(['set aside'])
+  })
+
+  it('writes nothing of one account into another’s store, and nothing once closed', async () => {
+    const { keeper, flow, stores } = rig()
+    await keeper.open('1')
+    flow.arrive(message('1'), 'pushed')
+    const closing = keeper.close()
+    flow.arrive(message('2'), 'pushed')
+    await closing
+    await keeper.open('2')
+    flow.arrive(message('3'), 'pushed')
+    await keeper.settled()
+    expect(stores.get('1')?.writes).toEqual(['alone 1'])
+    expect(stores.get('2')?.writes).toEqual(['alone 3'])
+  })
+})
