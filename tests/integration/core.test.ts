@@ -210,6 +210,22 @@ describe('when things go wrong', () => {
     expect(list.map((conversation) => conversation.id)).toEqual([group.id])
   })
 
+  it('says Connected once in again after a sign-out while the service was down, whatever the stopped connection says later', async () => {
+    const deployment = await restartableService()
+    const service = deployment.service
+    const ada = await service.signUp({ name: 'Ada' })
+    const app = launch(service.origin)
+    await signInThroughSms(app, service, ada)
+    await service.close()
+    await app.call('session:signOut', {})
+
+    await deployment.restart()
+    await signInThroughSms(app, deployment.service, ada)
+    // The stopped connection's goodbye gives up after 2 s, and says it is offline then.
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    expect(app.events.all('push:status').at(-1)).toBe('connected')
+  })
+
   it('ends the session on a 401 from any call, keeps what was typed, and sends it when the same user is back', async () => {
     const service = await serviceFor()
     const ada = await service.signUp({ name: 'Ada' })

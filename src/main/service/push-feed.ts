@@ -52,7 +52,11 @@ export class LivePushFeed implements PushFeed {
       return null
     }
     const connection = new PushConnection({ config, getToken: pushToken, log })
-    connection.on('status', (status) => owner.status(status))
+    // A connection stopped (a sign-out, a new token) may say `offline` seconds later, once its
+    // goodbye has timed out: by then a newer one may be live, and its status is the one that holds.
+    connection.on('status', (status) => {
+      if (this.#connection === connection || this.#connection === null) owner.status(status)
+    })
     connection.on('reconnected', () => owner.live())
     connection.on('lineCreated', ({ message, wire }) => {
       if (isChangeNotice(wire)) return
