@@ -368,7 +368,26 @@ export interface LocalStore {
   outbox(): Promise<PendingMessage[]>
   keepOutbox(pending: PendingMessage[]): Promise<void>
   usage(): Promise<StoreUsage>
+  /**
+   * Where each conversation's newest stretch begins, for those with one: its oldest message kept,
+   * and whether nothing is older. A download of older history goes on from there.
+   */
+  historyStarts(): Promise<Map<ConversationId, HistoryStart>>
+  /** How many of the conversation's messages are kept. */
+  messageCount(conversationId: ConversationId): Promise<number>
+  /**
+   * Forgets every message, stretch, poll and the conversation list, and gives the space back to the
+   * disk; what waits in the outbox stays, since it exists nowhere else.
+   */
+  clearHistory(): Promise<void>
   close(): Promise<void>
+}
+
+export interface HistoryStart {
+  /** The oldest message of the newest stretch kept. */
+  oldestId: string
+  /** Nothing in the conversation is older than it. */
+  reachesStart: boolean
 }
 
 export interface RunJoins {

@@ -140,12 +140,63 @@ describe('the history kept', () => {
   })
 })
 
+describe('what a download of older history goes on from', () => {
+  it('names the oldest message of each conversation\'s newest stretch, and whether it reaches the start', async () => {
+    expect(await store.historyStarts()).toEqual(new Map())
+    await store.keepRun(GROUP, [message('10'), message('11')], NO_JOINS)
+    await store.keepRun(GROUP, [message('50'), message('51')], NO_JOINS)
+    await store.keepRun(OTHER, [message('3', OTHER), message('4', OTHER)], { after: null, before: null, reachesStart: true })
+    expect(await store.historyStarts()).toEqual(
+      new Map([
+        [GROUP, { oldestId: '50', reachesStart: false }],
+        [OTHER, { oldestId: '3', reachesStart: true }]
+      ])
+    )
+
+    // An older page read before 50 joins it; an empty one before that says nothing is older.
+    await store.keepRun(GROUP, [message('40')], { after: null, before: '50', reachesStart: false })
+    expect((await store.historyStarts()).get(GROUP)).toEqual({ oldestId: '40', reachesStart: false })
+    await store.keepRun(GROUP, [], { after: null, before: '40', reachesStart: true })
+    expect((await store.historyStarts()).get(GROUP)).toEqual({ oldestId: '40', reachesStart: true })
+  })
+
+  it('keeps the ids exactly, beyond what a JS number holds', async () => {
+    await store.keepRun(GROUP, [message(HUGE_ID)], NO_JOINS)
+    expect((await store.historyStarts()).get(GROUP)?.oldestId).toBe(HUGE_ID)
+  })
+
+  it('counts the messages kept of each conversation', async () => {
+    await store.keepRun(GROUP, [message('1'), message('2')], NO_JOINS)
+    await store.keepMessages([message('9'), message('2')])
+    await store.keepRun(OTHER, [message('3', OTHER)], NO_JOINS)
+    expect(await store.messageCount(GROUP)).toBe(3)
+    expect(await store.messageCount(OTHER)).toBe(1)
+    expect(await store.messageCount('404' as ConversationId)).toBe(0)
+  })
+})
+
 describe('the rest kept', () => {
   it('keeps the conversation list in its order, replacing the one before', async () => {
     const conversation = (id: string): Conversation => ({ id, name: `Group ${id}` }) as unknown as Conversation
     await store.keepConversations([conversation('2'), conversation('1')])
     await store.keepConversations([conversation('3'), conversation('2')])
     expect((await store.conversations()).map((c) => c.id)).toEqual(['3', '2'])
+  })
+
+  it('forgets every message, stretch, poll and the list when the history is cleared, and keeps the outbox', async () => {
+    const pending = { clientId: 'a', conversationId: GROUP, text: 'not sent yet', queuedAt: 1, state: 'sending' as const, error: null }
+    await store.keepConversations([{ id: GROUP, name: 'Trail' } as unknown as Conversation])
+    await store.keepRun(GROUP, [message('1'), message('2')], { after: null, before: null, reachesStart: true })
+    await store.keepOutbox([pending])
+    await store.clearHistory()
+    expect(await store.conversations()).toEqual([])
+    expect(await store.newest(GROUP, 10)).toBeNull()
+    expect(await store.historyStarts()).toEqual(new Map())
+    expect(await store.usage()).toEqual({ messages: 0, conversations: 0, bytes: 0 })
+    expect(await store.outbox()).toEqual([pending])
+    // A page read afresh is kept as before.
+    await store.keepRun(GROUP, [message('2')], NO_JOINS)
+    expect(ids(await store.newest(GROUP, 10))).toEqual(['2'])
   })
 
   it('keeps the outbox in the order written, replacing the one before', async () => {

@@ -10,7 +10,7 @@ import type { Message, PendingMessage } from '@shared/messages'
 import type { Poll } from '@shared/polls'
 import type { GroupDetails } from '@shared/groups'
 import type { Person } from '@shared/people'
-import type { LocalStore, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+import type { HistoryStart, LocalStore, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
 
 /** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
 export function sortKeyOf(id: string): bigint {
@@ -124,6 +124,25 @@ export class SqliteStore implements LocalStore {
     return { ...counts, bytes: this.#file === null ? 0 : fileSize(this.#file) + fileSize(`${this.#file}-wal`) }
   }
 
+  async historyStarts(): Promise<Map<ConversationId, HistoryStart>> {
+    const rows = this.#sql.historyStarts.all() as { conversation_id: ConversationId; oldest_id: string | null; reaches_start: number }[]
+    // A stretch known only by the ids it joins, with none of its messages kept, gives nothing to go on from.
+    return new Map(rows.flatMap((row) => (row.oldest_id === null ? [] : [[row.conversation_id, { oldestId: row.oldest_id, reachesStart: row.reaches_start === 1 }]])))
+  }
+
+  async messageCount(conversationId: ConversationId): Promise<number> {
+    return (this.#sql.messageCount.get(conversationId) as { count: number }).count
+  }
+
+  async clearHistory(): Promise<void> {
+    this.#db.transaction(() => {
+      for (const table of ['messages', 'runs', 'polls', 'conversations']) this.#db.prepare(`DELETE FROM ${table}`).run()
+    })()
+    // The pages freed go back to the disk, and the log with them, so the file shrinks to what is left.
+    this.#db.exec('VACUUM')
+    this.#db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
   async close(): Promise<void> {
     if (!this.#db.open) return
     this.#db.pragma('optimize')
@@ -201,6 +220,15 @@ function prepare(db: Database) {
     outbox: db.prepare('SELECT json FROM outbox ORDER BY position'),
     clearOutbox: db.prepare('DELETE FROM outbox'),
     keepPending: db.prepare('INSERT INTO outbox (client_id, position, json) VALUES (?, ?, ?)'),
+    historyStarts: db.prepare(
+      `SELECT runs.conversation_id, runs.reaches_start,
+         (SELECT messages.id FROM messages
+          WHERE messages.conversation_id = runs.conversation_id AND messages.sort_key BETWEEN runs.first_key AND runs.last_key
+          ORDER BY messages.sort_key LIMIT 1) AS oldest_id
+       FROM runs
+       WHERE runs.last_key = (SELECT MAX(last_key) FROM runs AS newest WHERE newest.conversation_id = runs.conversation_id)`
+    ),
+    messageCount: db.prepare('SELECT COUNT(*) AS count FROM messages WHERE conversation_id = ?'),
     counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations')
   }
 }
