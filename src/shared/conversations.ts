@@ -33,6 +33,8 @@ export interface Conversation {
   groupType?: GroupType
   /** Requests to join waiting for the user's approval, in a group they manage. */
   joinRequestCount?: number
+  /** How many messages the service said the conversation has, when the list was read; absent when it did not say. */
+  messageCount?: number
 }
 
 export interface OpenedConversation extends MessagePage {

@@ -136,7 +136,8 @@ export function groupToConversation(group: WireGroup, meId: string): Conversatio
     ...(self?.nickname ? { myNickname: self.nickname } : {}),
     ...(self === null ? {} : { myRole: roleOf(self.roles) }),
     ...(group.message_deletion_mode ? { deletionMode: deletionModeOf(group.message_deletion_mode) } : {}),
-    ...(group.type === null || group.type === undefined ? {} : { groupType: groupTypeOf(group.type) })
+    ...(group.type === null || group.type === undefined ? {} : { groupType: groupTypeOf(group.type) }),
+    ...(typeof messages?.count === 'number' ? { messageCount: messages.count } : {})
   }
 }
 
@@ -180,7 +181,8 @@ export function chatToConversation(chat: WireChat, meId: string): Conversation {
     lastMessageId: last?.id ?? null,
     preview: last === null ? null : previewOf(last.name, last.text, toAttachments(last.attachments).length, null),
     unreadCount: 0,
-    mute: null
+    mute: null,
+    ...(typeof chat.messages_count === 'number' ? { messageCount: chat.messages_count } : {})
   }
 }
 

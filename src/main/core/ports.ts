@@ -472,6 +472,12 @@ export interface PreferenceValues {
   groupMuteEnds: Record<string, Record<ConversationId, number>>
   /** The user's requests to join groups through a link, not yet settled as far as this device knows: account id → requests. */
   pendingJoins: Record<string, PendingJoin[]>
+  /**
+   * The user paused the download of full history (Settings ▸ Storage): it stays paused across
+   * restarts until they resume it. Kept here rather than among the settings: it is where the
+   * download stands on this device, not a choice of how the app behaves.
+   */
+  historyDownloadPaused: boolean
 }
 
 export interface DesktopNotification {

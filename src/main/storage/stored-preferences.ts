@@ -43,6 +43,7 @@ const preferenceSchemas: { [K in keyof PreferenceValues]: z.ZodType<PreferenceVa
   settings: z.unknown(),
   chatMutes: z.record(z.string(), z.record(z.string(), muteSchema)),
   groupMuteEnds: z.record(z.string(), z.record(z.string(), z.number())),
+  historyDownloadPaused: z.boolean(),
   pendingJoins: z.record(
     z.string(),
     z.array(

@@ -1,0 +1,359 @@
+// The download of full history against the real local service and a real encrypted store on disk:
+// every older message of every conversation reaches the store once and in order, through the
+// message flow; it stops on an empty page, not a short one; it goes on from what the store holds
+// after a restart; it waits longer each time the service says it is busy; and it never runs while
+// paused, while push is away, or while a request of the user's is on its way.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
+import type { ConversationId } from '@shared/conversation-id'
+import { chatId } from '@shared/conversation-id'
+import type { Conversation } from '@shared/conversations'
+import type { HistoryDownload } from '@shared/storage'
+import { localServiceConfig } from '../../src/main/api/service-config'
+import { Backfill, BACKFILL_PAGE, type BackfillDependencies } from '../../src/main/core/backfill'
+import { MessageFlow, type HistoryPage } from '../../src/main/core/message-flow'
+import type { LocalStore, ServiceGateway } from '../../src/main/core/ports'
+import type { Timers } from '../../src/main/core/timers'
+import { connectToService } from '../../src/main/service/service-connection'
+import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
+import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
+import { testScope } from '../support/app-harness'
+import { startBusyService } from '../support/busy-service'
+import { issuedToken, issuerAt, MemoryPreferences, quietLog } from '../support/memory-platform'
+
+const { cleanups, service: serviceFor } = testScope()
+
+const HISTORY_READ = /^GET \/v3\/groups\/\d+\/messages\?/
+
+/** Ada's view of the service at `origin`, as core's gateway sees it. */
+function gatewayFor(origin: string, ada: TestUser): ServiceGateway {
+  const connection = connectToService({ config: localServiceConfig(origin), log: quietLog })
+  connection.attach({
+    token: () => issuedToken(ada.token, issuerAt(origin)),
+    me: () => ({ id: ada.id, name: 'Ada', avatarUrl: null }),
+    message: () => undefined,
+    reaction: () => undefined,
+    messageChanged: () => undefined,
+    typing: () => undefined,
+    conversationsChanged: () => undefined,
+    status: () => undefined,
+    live: () => undefined,
+    tokenRefused: () => undefined,
+    tokenElsewhere: () => undefined
+  })
+  return connection.gateway
+}
+
+/** A store on disk, in a directory the test's teardown removes. */
+async function storeOnDisk(directory?: string): Promise<{ directory: string; open: () => Promise<LocalStore> }> {
+  const dir = directory ?? join(mkdtempSync(join(tmpdir(), 'parley-backfill-')), 'store')
+  if (directory === undefined) cleanups.push(() => rmSync(join(dir, '..'), { recursive: true, force: true }))
+  const stores = new FileLocalStores({ directory: dir, sealing: PLAIN_FILE, log: quietLog })
+  return {
+    directory: dir,
+    open: async () => {
+      const { store } = await stores.open('ada')
+      cleanups.push(() => store.close())
+      return store
+    }
+  }
+}
+
+/**
+ * The flow, with the store listening to it as core's own listener does: a page of history is kept as
+ * one stretch, joined to the message it was read before, reaching the start when the page says so.
+ */
+function flowInto(store: LocalStore): { flow: MessageFlow; pages: HistoryPage[] } {
+  const flow = new MessageFlow((event, error) => {
+    throw new Error(`a listener of ${event} failed: ${String(error)}`)
+  })
+  const pages: HistoryPage[] = []
+  flow.on('paged', (page) => {
+    pages.push(page)
+    void store.keepRun(page.conversationId, page.messages, { after: null, before: page.before, reachesStart: page.atStart })
+  })
+  return { flow, pages }
+}
+
+/** Timers a test runs by hand: nothing waits until it says so. */
+class HandTimers implements Timers {
+  readonly waiting: { delayMs: number; task: () => void }[] = []
+  after(delayMs: number, task: () => void): () => void {
+    const entry = { delayMs, task }
+    this.waiting.push(entry)
+    return () => {
+      const at = this.waiting.indexOf(entry)
+      if (at >= 0) this.waiting.splice(at, 1)
+    }
+  }
+
+  /** Runs the task waiting (there is at most one), and says how long it was to wait. */
+  run(): number {
+    const entry = this.waiting.shift()
+    if (entry === undefined) throw new Error('nothing waits')
+    entry.task()
+    return entry.delayMs
+  }
+}
+
+interface Seeded {
+  service: TestService
+  ada: TestUser
+  bea: TestUser
+  launch: ConversationId
+  trail: ConversationId
+  chat: ConversationId
+  /** Every message's text, oldest first, per conversation. */
+  texts: Map<ConversationId, string[]>
+  list: Conversation[]
+}
+
+/**
+ * Ada's chat with Bea (3 messages, the oldest activity), the group Trail (30), then the group Launch
+ * Team (260, the newest): 260 is 50 read as the newest page, then older pages of 100, 100 and a short 10.
+ */
+async function seeded(): Promise<Seeded> {
+  const service = await serviceFor()
+  const ada = await service.signUp({ name: 'Ada' })
+  const bea = await service.signUp({ name: 'Bea' })
+  const texts = new Map<ConversationId, string[]>()
+  const chat = chatId(ada.id, bea.id)
+  texts.set(chat, [])
+  for (let n = 1; n <= 3; n += 1) {
+    await service.sendDirectMessage(bea, ada.id, `chat ${n}`)
+    texts.get(chat)?.push(`chat ${n}`)
+  }
+  const group = async (name: string, count: number): Promise<ConversationId> => {
+    const id = String((await service.createGroup(ada, { name })).id) as ConversationId
+    texts.set(id, [])
+    for (let n = 1; n <= count; n += 1) {
+      const text = `${name} ${n}`
+      await service.sendGroupMessage(ada, id, text)
+      texts.get(id)?.push(text)
+    }
+    return id
+  }
+  const trail = await group('Trail', 30)
+  const launch = await group('Launch Team', 260)
+  const list = await gatewayFor(service.origin, ada).listConversations()
+  return { service, ada, bea, launch, trail, chat, texts, list }
+}
+
+interface Run {
+  backfill: Backfill
+  heard: HistoryDownload[]
+  pages: HistoryPage[]
+  preferences: MemoryPreferences
+}
+
+function backfillOf(options: { origin: string; scene: Seeded; store: LocalStore } & Partial<Omit<BackfillDependencies, 'store'>>): Run {
+  const { origin, scene, store, ...rest } = options
+  const { flow, pages } = flowInto(store)
+  const heard: HistoryDownload[] = []
+  const preferences = new MemoryPreferences()
+  const backfill = new Backfill({
+    service: gatewayFor(origin, scene.ada),
+    flow,
+    store: () => store,
+    conversations: () => scene.list,
+    enabled: () => true,
+    preferences,
+    pushConnected: () => true,
+    changed: (download) => heard.push(download),
+    log: quietLog,
+    intervalMs: 1,
+    ...rest
+  })
+  cleanups.push(() => backfill.stop())
+  return { backfill, heard, pages, preferences }
+}
+
+const lastHeard = (run: Run): HistoryDownload | undefined => run.heard.at(-1)
+
+async function storedTexts(store: LocalStore, conversationId: ConversationId): Promise<{ texts: string[]; older: string }> {
+  const history = await store.newest(conversationId, 10_000)
+  return { texts: history?.messages.map((message) => message.text) ?? [], older: history?.older ?? 'nothing kept' }
+}
+
+describe('downloading full history', () => {
+  it('keeps every message of every conversation once and in order, newest conversation first, each ended by an empty page', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const { open } = await storeOnDisk()
+    const store = await open()
+    // Launch Team was opened: its newest 50 are kept already, as opening it keeps them.
+    const opened = await gatewayFor(scene.service.origin, scene.ada).latestMessages(scene.launch, 50)
+    await store.keepRun(scene.launch, opened, { after: null, before: null, reachesStart: false })
+
+    const run = backfillOf({ origin: scene.service.origin, scene, store })
+    run.backfill.caughtUp()
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+
+    for (const [conversationId, texts] of scene.texts) {
+      expect(await storedTexts(store, conversationId), conversationId).toEqual({ texts, older: 'none' })
+      expect(await store.messageCount(conversationId)).toBe(texts.length)
+    }
+    // Newest first: Launch Team, then Trail, then the chat; each read to an empty page.
+    const order = [...new Set(run.pages.map((page) => page.conversationId))]
+    expect(order).toEqual([scene.launch, scene.trail, scene.chat])
+    const sizes = (id: ConversationId): number[] => run.pages.filter((page) => page.conversationId === id).map((page) => page.messages.length)
+    expect(sizes(scene.launch)).toEqual([BACKFILL_PAGE, BACKFILL_PAGE, 10, 0])
+    expect(sizes(scene.trail)).toEqual([30, 0])
+    expect(sizes(scene.chat)).toEqual([3, 0])
+    // Only the empty page says the start is reached; the short one does not.
+    expect(run.pages.filter((page) => page.atStart).map((page) => page.messages.length)).toEqual([0, 0, 0])
+    expect(run.pages.filter((page) => page.conversationId === scene.launch).every((page) => page.end === 'older')).toBe(true)
+    expect(lastHeard(run)).toEqual({ state: 'done', conversationsDone: 3, conversations: 3, current: null })
+    // On the way it said which conversation, and how much of it was kept against what the service counts.
+    expect(run.heard).toContainEqual(
+      expect.objectContaining({ state: 'downloading', current: { conversationId: scene.launch, name: 'Launch Team', kept: 150, total: 260 } })
+    )
+  })
+
+  it('goes on from what the store holds after a restart, reading no page twice', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const disk = await storeOnDisk()
+    const timers = new HandTimers()
+    let store = await disk.open()
+    const first = backfillOf({ origin: scene.service.origin, scene, store, timers })
+    first.backfill.caughtUp()
+    // Three pages: Launch Team's newest and two older ones. Then the app stops.
+    for (let pages = 1; pages <= 3; pages += 1) {
+      timers.run()
+      await expect.poll(() => first.pages.length).toBe(pages)
+      await expect.poll(() => timers.waiting.length).toBe(1)
+    }
+    first.backfill.stop()
+    await store.close()
+
+    store = await (await storeOnDisk(disk.directory)).open()
+    const second = backfillOf({ origin: scene.service.origin, scene, store })
+    second.backfill.caughtUp()
+    await expect.poll(() => lastHeard(second)?.state, { timeout: 30_000 }).toBe('done')
+    const read = [...first.pages, ...second.pages].map((page) => `${page.conversationId} ${page.before ?? 'newest'}`)
+    expect(new Set(read).size).toBe(read.length)
+    expect(second.pages[0]).toMatchObject({ conversationId: scene.launch, before: first.pages[2]?.messages[0]?.id })
+    for (const [conversationId, texts] of scene.texts) expect(await storedTexts(store, conversationId)).toEqual({ texts, older: 'none' })
+  })
+
+  it.each([429, 503])('waits longer each time the service answers %i, then reads on', { timeout: 60_000 }, async (status) => {
+    const scene = await seeded()
+    const busy = await startBusyService(scene.service.origin)
+    cleanups.push(() => busy.close())
+    const store = await (await storeOnDisk()).open()
+    const run = backfillOf({ origin: busy.origin, scene, store, firstBackoffMs: 300, longestBackoffMs: 10_000 })
+    busy.refuse(HISTORY_READ, 3, status)
+    run.backfill.caughtUp()
+    await expect.poll(() => run.heard.some((download) => download.state === 'waiting' && download.current !== null), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+
+    const [a = 0, b = 0, c = 0, d = 0] = busy.arrivals
+    // 300, 600 and 1200 ms after each refusal, each wait twice the one before; timers may run a little late, never early.
+    expect(b - a).toBeGreaterThanOrEqual(290)
+    expect(c - b).toBeGreaterThanOrEqual(590)
+    expect(d - c).toBeGreaterThanOrEqual(1190)
+    for (const [conversationId, texts] of scene.texts) expect(await storedTexts(store, conversationId)).toEqual({ texts, older: 'none' })
+  })
+
+  it('asks nothing while paused, across a restart too, and goes on when resumed', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const store = await (await storeOnDisk()).open()
+    const timers = new HandTimers()
+    const run = backfillOf({ origin: scene.service.origin, scene, store, timers })
+    run.backfill.caughtUp()
+    timers.run()
+    await expect.poll(() => run.pages.length).toBe(1)
+    await expect.poll(() => timers.waiting.length).toBe(1)
+    run.backfill.pause()
+    expect(timers.waiting).toEqual([])
+    expect(lastHeard(run)?.state).toBe('paused')
+
+    // Started again on the same preferences: still paused, whatever catch-up says.
+    const { flow } = flowInto(store)
+    const again = new Backfill({
+      service: gatewayFor(scene.service.origin, scene.ada),
+      flow,
+      store: () => store,
+      conversations: () => scene.list,
+      enabled: () => true,
+      preferences: run.preferences,
+      pushConnected: () => true,
+      changed: () => undefined,
+      log: quietLog,
+      timers
+    })
+    again.caughtUp()
+    expect(again.paused).toBe(true)
+    if (timers.waiting.length > 0) timers.run()
+    expect(timers.waiting).toEqual([])
+    expect((await again.progress()).state).toBe('paused')
+
+    run.backfill.resume()
+    expect(run.preferences.get('historyDownloadPaused')).toBe(false)
+    timers.run()
+    await expect.poll(() => run.pages.length).toBe(2)
+  })
+
+  it('waits for push and for the catch-up after it, and gives way to the user\'s requests', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const store = await (await storeOnDisk()).open()
+    const timers = new HandTimers()
+    let pushConnected = true
+    let userBusy = false
+    const run = backfillOf({ origin: scene.service.origin, scene, store, timers, pushConnected: () => pushConnected, userBusy: () => userBusy })
+
+    // Nothing before catch-up is done.
+    expect(timers.waiting).toEqual([])
+    run.backfill.caughtUp()
+    timers.run()
+    await expect.poll(() => run.pages.length).toBe(1)
+    await expect.poll(() => timers.waiting.length).toBe(1)
+
+    // The user asked for something: the page waits a turn, then goes.
+    userBusy = true
+    expect(timers.run()).toBe(1)
+    expect(timers.waiting.map((w) => w.delayMs)).toEqual([1])
+    expect(run.pages).toHaveLength(1)
+    userBusy = false
+    timers.run()
+    await expect.poll(() => run.pages.length).toBe(2)
+    await expect.poll(() => timers.waiting.length).toBe(1)
+
+    // Push went away: nothing more until the catch-up that follows its return.
+    pushConnected = false
+    timers.run()
+    expect(timers.waiting).toEqual([])
+    expect(lastHeard(run)?.state).toBe('waiting')
+    pushConnected = true
+    run.backfill.caughtUp()
+    timers.run()
+    await expect.poll(() => run.pages.length).toBe(3)
+    expect(run.pages[2]?.before).toBe(run.pages[1]?.messages[0]?.id)
+  })
+
+  it('starts over once the history kept is deleted, and stops when switched off', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const store = await (await storeOnDisk()).open()
+    let enabled = true
+    const run = backfillOf({ origin: scene.service.origin, scene, store, enabled: () => enabled })
+    run.backfill.caughtUp()
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+    const pagesBefore = run.pages.length
+
+    await store.clearHistory()
+    run.backfill.restart()
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+    expect(run.pages.length).toBe(pagesBefore * 2)
+    for (const [conversationId, texts] of scene.texts) expect(await storedTexts(store, conversationId)).toEqual({ texts, older: 'none' })
+
+    enabled = false
+    run.backfill.enabledChanged()
+    expect(lastHeard(run)?.state).toBe('off')
+    await store.clearHistory()
+    run.backfill.restart()
+    expect(lastHeard(run)?.state).toBe('off')
+    expect(run.pages.length).toBe(pagesBefore * 2)
+  })
+})
