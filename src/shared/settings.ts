@@ -15,6 +15,11 @@ export interface Settings {
   keepRunningInTray: boolean
   startAtLogin: boolean
   theme: ThemeChoice
+  /**
+   * Every conversation's older history downloads in the background and is kept on this device.
+   * Changed through Settings ▸ Storage (`storage:keepFullHistory`), which starts or stops the download.
+   */
+  keepFullHistory: boolean
 }
 
 /** What a new install starts from; main reads stored settings over these (core/settings.ts). */
@@ -25,7 +30,8 @@ export const DEFAULT_SETTINGS: Settings = {
   autoAwayMinutes: 10,
   keepRunningInTray: true,
   startAtLogin: false,
-  theme: 'system'
+  theme: 'system',
+  keepFullHistory: true
 }
 
 /** Some settings to change; the others stay as they are. */

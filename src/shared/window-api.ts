@@ -24,6 +24,7 @@ import type {
 import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute, TwoStepConfirmation } from './account'
 import type { BlockedUser, ChatStanding, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
+import type { HistoryDownload, StorageState } from './storage'
 
 type Empty = Record<string, never>
 
@@ -65,7 +66,8 @@ export interface InvokeContract {
   'presence:activity': { req: Empty; res: null }
   'notifications:mute': { req: { duration: MuteDuration }; res: DesktopState }
   'notifications:unmute': { req: Empty; res: DesktopState }
-  'settings:update': { req: { changes: SettingsChanges }; res: DesktopState }
+  /** Keep full history is changed in Settings ▸ Storage only (`storage:keepFullHistory`), which starts or stops the download with it. */
+  'settings:update': { req: { changes: Omit<SettingsChanges, 'keepFullHistory'> }; res: DesktopState }
   'shell:openExternal': { req: { url: string }; res: null }
   /** PL1: the poll's message reaches the conversation as `messages:received` too. */
   'polls:create': { req: { conversationId: ConversationId; poll: NewPoll }; res: Poll }
@@ -211,6 +213,20 @@ export interface InvokeContract {
    * without a restart; the session goes on if that service accepts it, else it ends with a notice.
    */
   'service:save': { req: { settings: ServiceSettings }; res: ServiceSettingsView }
+
+  // Settings ▸ Storage. Progress of the download comes as `storage:progress`.
+  /** What is kept on this device and how the download of the rest stands. */
+  'storage:get': { req: Empty; res: StorageState }
+  /** Turns Keep full history on this device on or off (a setting, kept as the others are). */
+  'storage:keepFullHistory': { req: { on: boolean }; res: StorageState }
+  /** Pauses the download until `storage:resume`, across restarts too. */
+  'storage:pause': { req: Empty; res: StorageState }
+  'storage:resume': { req: Empty; res: StorageState }
+  /**
+   * Deletes the messages this account keeps on this device (what waits to be sent stays); the app
+   * reads from the service again, and with Keep full history on, the download starts over.
+   */
+  'storage:deleteLocalData': { req: Empty; res: StorageState }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -248,6 +264,8 @@ export interface EventContract {
   'people:standingChanged': ChatStanding & { userId: string }
   /** Something the person should know about what this device keeps (a store set aside, a full disk). */
   'storage:notice': { text: string }
+  /** The download of older history moved on, paused, waited or finished. */
+  'storage:progress': HistoryDownload
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -366,7 +384,12 @@ const invokeChannels = {
   'security:signOutApp': true,
   'service:get': true,
   'service:test': true,
-  'service:save': true
+  'service:save': true,
+  'storage:get': true,
+  'storage:keepFullHistory': true,
+  'storage:pause': true,
+  'storage:resume': true,
+  'storage:deleteLocalData': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {
@@ -384,7 +407,8 @@ const eventNames = {
   'messages:updated': true,
   'contacts:importProgress': true,
   'people:standingChanged': true,
-  'storage:notice': true
+  'storage:notice': true,
+  'storage:progress': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

@@ -13,16 +13,18 @@ import { chatId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { HistoryDownload } from '@shared/storage'
 import { localServiceConfig } from '../../src/main/api/service-config'
+import { Attention } from '../../src/main/core/attention'
 import { Backfill, BACKFILL_PAGE, type BackfillDependencies } from '../../src/main/core/backfill'
 import { MessageFlow, type HistoryPage } from '../../src/main/core/message-flow'
 import type { LocalStore, ServiceGateway } from '../../src/main/core/ports'
 import type { Timers } from '../../src/main/core/timers'
+import { storageHandlers } from '../../src/main/core/storage-handlers'
 import { connectToService } from '../../src/main/service/service-connection'
 import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
 import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
-import { testScope } from '../support/app-harness'
+import { launchApp, signInThroughSms, testScope } from '../support/app-harness'
 import { startBusyService } from '../support/busy-service'
-import { issuedToken, issuerAt, MemoryPreferences, quietLog } from '../support/memory-platform'
+import { FakeIdle, issuedToken, issuerAt, MemoryPreferences, quietLog } from '../support/memory-platform'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -355,5 +357,79 @@ describe('downloading full history', () => {
     run.backfill.restart()
     expect(lastHeard(run)?.state).toBe('off')
     expect(run.pages.length).toBe(pagesBefore * 2)
+  })
+})
+
+describe('Settings ▸ Storage, in main', () => {
+  it('says what is kept, switches the download off and on, and deletes the history kept but not what waits to be sent', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const store = await (await storeOnDisk()).open()
+    const unsent = { clientId: 'unsent-1', conversationId: scene.launch, text: 'written offline', queuedAt: 1, state: 'failed' as const, error: 'Not sent' }
+    await store.keepOutbox([unsent])
+    const run = backfillOf({ origin: scene.service.origin, scene, store, enabled: () => attention.settings.keepFullHistory })
+    const attention: Attention = new Attention({
+      preferences: run.preferences,
+      idle: new FakeIdle(),
+      now: Date.now,
+      host: { tray: false, startAtLogin: false },
+      unreadCount: () => 0,
+      changed: () => undefined
+    })
+    const storage = storageHandlers({
+      backfill: run.backfill,
+      store: () => store,
+      settings: () => attention.settings,
+      updateSettings: (changes) => attention.updateSettings(changes),
+      log: quietLog
+    })
+    run.backfill.caughtUp()
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+
+    const kept = await storage['storage:get']({})
+    expect(kept).toMatchObject({ keepFullHistory: true, paused: false, download: { state: 'done', conversationsDone: 3, conversations: 3 } })
+    expect(kept.usage).toMatchObject({ messages: 293, conversations: 3 })
+    expect(kept.usage?.bytes).toBeGreaterThan(0)
+
+    const off = await storage['storage:keepFullHistory']({ on: false })
+    expect(off).toMatchObject({ keepFullHistory: false, download: { state: 'off' } })
+    expect(run.preferences.get('settings')).toMatchObject({ keepFullHistory: false })
+
+    const deleted = await storage['storage:deleteLocalData']({})
+    expect(deleted.usage).toMatchObject({ messages: 0, conversations: 0 })
+    expect(deleted.usage?.bytes).toBeLessThan(kept.usage?.bytes ?? 0)
+    expect(await store.outbox()).toEqual([unsent])
+    // Off, nothing is read again.
+    const pagesRead = run.pages.length
+    expect(deleted.download).toMatchObject({ state: 'off', conversationsDone: 0, conversations: 3 })
+
+    // On again, all of it comes back.
+    await storage['storage:keepFullHistory']({ on: true })
+    await expect.poll(() => lastHeard(run)?.state, { timeout: 30_000 }).toBe('done')
+    expect(run.pages.length).toBeGreaterThan(pagesRead)
+    expect((await storage['storage:get']({})).usage).toMatchObject({ messages: 293, conversations: 3 })
+
+    expect(await storage['storage:pause']({})).toMatchObject({ paused: true, download: { state: 'paused' } })
+    expect(await storage['storage:resume']({})).toMatchObject({ paused: false, download: { state: 'done' } })
+  })
+
+  it('keeps the switch among the settings and the pause in the preferences, both across a restart of the app', { timeout: 60_000 }, async () => {
+    const service = await serviceFor()
+    const ada = await service.signUp({ name: 'Ada' })
+    const app = launchApp(service.origin, cleanups)
+    await signInThroughSms(app, service, ada)
+    expect(await app.call('storage:get', {})).toMatchObject({ keepFullHistory: true, paused: false })
+
+    const desktopBefore = app.events.all('desktop:changed').length
+    await app.call('storage:keepFullHistory', { on: false })
+    await app.events.waitFor('desktop:changed', (state) => !state.settings.keepFullHistory, 5_000, desktopBefore)
+    expect(await app.call('storage:pause', {})).toMatchObject({ keepFullHistory: false, paused: true, download: { state: 'off' } })
+    expect(app.events.all('storage:progress').at(-1)).toMatchObject({ state: 'off' })
+
+    const again = launchApp(service.origin, cleanups, { vault: app.vault, preferences: app.preferences })
+    await again.core.start()
+    expect(await again.call('storage:get', {})).toMatchObject({ keepFullHistory: false, paused: true })
+    expect((await again.call('desktop:get', {})).settings.keepFullHistory).toBe(false)
+    await again.call('storage:keepFullHistory', { on: true })
+    expect(await again.call('storage:resume', {})).toMatchObject({ keepFullHistory: true, paused: false })
   })
 })

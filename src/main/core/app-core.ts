@@ -15,6 +15,7 @@ import { accountHandlers } from './account'
 import { AppError } from './app-error'
 import { showArrivals } from './arrivals'
 import { Attention } from './attention'
+import { Backfill } from './backfill'
 import { Blocks, unsentToBlocked } from './blocks'
 import { CatchUp } from './catch-up'
 import { conversationHandlers } from './conversation-handlers'
@@ -35,17 +36,19 @@ import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page
 import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
 import { Polls } from './polls'
-import type { AppWindow, EventSink, IdleSource, LocalStores, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
+import type { AppWindow, EventSink, IdleSource, LocalStore, LocalStores, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { sessionHandlers } from './session-handlers'
 import { serviceSettingsHandlers } from './service-settings'
 import { ShareOrigins } from './share-origins'
 import { StoreKeeper } from './store-keeper'
+import { storageHandlers } from './storage-handlers'
 import { Timelines } from './timelines'
 import type { Timers } from './timers'
 import { TypingPublisher } from './typing'
 import { uploadHandlers } from './upload-handlers'
+import { UserRequests } from './user-requests'
 import { Uploads } from './uploads'
 
 export interface AppCoreDependencies {
@@ -161,6 +164,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // when someone else does). Everything read from the service is theirs no longer to show.
       void push.stop()
       catchUp.cancel()
+      backfill.stop()
       outbox.stop()
       uploads.cancelAll()
       opened.clear()
@@ -265,14 +269,32 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     upload: (upload) => deps.service.images.uploadImage(upload),
     progress: (progress) => events.emit('uploads:progress', progress)
   })
+  /** The signed-in account's store; null while there is none (or it is opening). */
+  const localStore = (): LocalStore | null => keeper?.store ?? null
   const catchUp = new CatchUp({
     timelines,
     conversations,
     opened,
     outbox,
     signedIn: () => session.me !== null,
-    kept: () => keeper?.store ?? null,
+    kept: localStore,
+    // Older history downloads only once every conversation is up to date, and again after each outage.
+    caughtUp: () => backfill.caughtUp(),
     refreshConversations,
+    log,
+    ...timers
+  })
+  const userRequests = new UserRequests()
+  const backfill = new Backfill({
+    service: gateway,
+    flow,
+    store: localStore,
+    conversations: () => conversations.list(),
+    enabled: () => attention.settings.keepFullHistory,
+    preferences: deps.preferences,
+    pushConnected: () => pushStatus === 'connected',
+    userBusy: () => userRequests.busy,
+    changed: (download) => events.emit('storage:progress', download),
     log,
     ...timers
   })
@@ -409,11 +431,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       endSession: (notice) => session.expire(notice),
       followIssuer: (issuer) => session.followIssuer(issuer),
       followAgain
-    })
+    }),
+    ...storageHandlers({ backfill, store: localStore, settings: () => attention.settings, updateSettings: (changes) => attention.updateSettings(changes), log })
   }
 
   return {
-    handlers: withPagePictures(handlers, pagePictureOrigins),
+    handlers: withPagePictures(userRequests.track(handlers), pagePictureOrigins),
     messages: flow,
     locked: () => attention.locked(),
     resumed: () => {
@@ -426,6 +449,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     },
     stop: async () => {
       catchUp.cancel()
+      backfill.stop()
       session.stop()
       attention.stop()
       conversations.stop()

@@ -263,8 +263,8 @@ export class Backfill {
   #kept(cursor: Cursor, messages: Message[]): void {
     const conversationId = cursor.conversation.id
     const atStart = messages.length === 0
-    if (cursor.before === null) this.#deps.flow.paged({ conversationId, messages, end: 'newest', before: null, atStart })
-    else this.#deps.flow.paged({ conversationId, messages, end: 'older', before: cursor.before, atStart })
+    if (cursor.before === null) this.#deps.flow.paged({ conversationId, messages, end: 'newest', before: null, after: null, atStart })
+    else this.#deps.flow.paged({ conversationId, messages, end: 'older', before: cursor.before, after: null, atStart })
     const oldest = messages[0]
     if (oldest === undefined) {
       this.#settled.add(conversationId)

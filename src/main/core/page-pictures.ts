@@ -245,7 +245,12 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'security:signOutApp': asIs,
   'service:get': asIs,
   'service:test': asIs,
-  'service:save': asIs
+  'service:save': asIs,
+  'storage:get': asIs,
+  'storage:keepFullHistory': asIs,
+  'storage:pause': asIs,
+  'storage:resume': asIs,
+  'storage:deleteLocalData': asIs
 }
 
 /** Each event on its way to the page, as for answers. */
@@ -264,5 +269,6 @@ const EVENTS: { [E in EventName]: Filter<EventContract[E]> } = {
   'notifications:close': asIs,
   'contacts:importProgress': asIs,
   'people:standingChanged': asIs,
-  'storage:notice': asIs
+  'storage:notice': asIs,
+  'storage:progress': asIs
 }

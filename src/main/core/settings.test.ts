@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '@shared/settings'
 import { readSettings, withChanges } from './settings'
 
 describe('readSettings', () => {
-  it('starts a new install from the defaults: notifications, sound and text on, Away after 10 minutes, the tray kept, no login item, the system theme', () => {
+  it('starts a new install from the defaults: notifications, sound and text on, Away after 10 minutes, the tray kept, no login item, the system theme, full history kept', () => {
     expect(readSettings(undefined)).toEqual({
       desktopNotifications: true,
       sound: true,
@@ -11,7 +11,8 @@ describe('readSettings', () => {
       autoAwayMinutes: 10,
       keepRunningInTray: true,
       startAtLogin: false,
-      theme: 'system'
+      theme: 'system',
+      keepFullHistory: true
     })
     expect(DEFAULT_SETTINGS).toEqual(readSettings(undefined))
   })
@@ -28,13 +29,14 @@ describe('readSettings', () => {
       autoAwayMinutes: 0,
       keepRunningInTray: false,
       startAtLogin: true,
-      theme: 'dark'
+      theme: 'dark',
+      keepFullHistory: false
     }
     expect(readSettings(stored)).toEqual(stored)
   })
 
   it('falls back to the default of each setting that does not fit, keeping the others', () => {
-    const stored = { sound: false, autoAwayMinutes: 7, theme: 'purple', desktopNotifications: 'yes', startAtLogin: true }
+    const stored = { sound: false, autoAwayMinutes: 7, theme: 'purple', desktopNotifications: 'yes', startAtLogin: true, keepFullHistory: 'no' }
     expect(readSettings(stored)).toEqual({ ...DEFAULT_SETTINGS, sound: false, startAtLogin: true })
   })
 

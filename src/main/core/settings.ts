@@ -11,7 +11,8 @@ export const settingsSchema = z.strictObject({
   autoAwayMinutes: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(30)]),
   keepRunningInTray: z.boolean(),
   startAtLogin: z.boolean(),
-  theme: z.enum(['system', 'light', 'dark'])
+  theme: z.enum(['system', 'light', 'dark']),
+  keepFullHistory: z.boolean()
 }) satisfies z.ZodType<Settings>
 
 /** The stored settings over the defaults, each one kept only if it is valid. */

@@ -161,7 +161,12 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'security:signOutApp': { id: '3' },
   'service:get': {},
   'service:test': { settings },
-  'service:save': { settings }
+  'service:save': { settings },
+  'storage:get': {},
+  'storage:keepFullHistory': { on: false },
+  'storage:pause': {},
+  'storage:resume': {},
+  'storage:deleteLocalData': {}
 }
 
 type Path = readonly string[]

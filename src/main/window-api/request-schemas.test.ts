@@ -11,6 +11,14 @@ describe('request schemas', () => {
     expect(send('x'.repeat(MAX_MESSAGE_LENGTH + 1))).toBe(false)
   })
 
+  it('changes Keep full history only through Settings ▸ Storage, which starts and stops the download with it', () => {
+    const update = (changes: unknown): boolean => requestSchemas['settings:update'].safeParse({ changes }).success
+    expect(update({ sound: false })).toBe(true)
+    expect(update({ keepFullHistory: false })).toBe(false)
+    expect(requestSchemas['storage:keepFullHistory'].safeParse({ on: false }).success).toBe(true)
+    expect(requestSchemas['storage:keepFullHistory'].safeParse({ on: 'no' }).success).toBe(false)
+  })
+
   it('opens http(s) links only', () => {
     const open = (url: string): boolean => requestSchemas['shell:openExternal'].safeParse({ url }).success
     expect(open('https://example.com/page')).toBe(true)

@@ -115,7 +115,7 @@ export const requestSchemas = {
   'presence:activity': empty,
   'notifications:mute': z.strictObject({ duration: muteDuration }),
   'notifications:unmute': empty,
-  'settings:update': z.strictObject({ changes: settingsSchema.partial() }),
+  'settings:update': z.strictObject({ changes: settingsSchema.omit({ keepFullHistory: true }).partial() }),
   'shell:openExternal': z.strictObject({ url: z.string().max(8192).refine(isWebUrl, 'Only http(s) links can be opened.') }),
   'messages:react': z.strictObject({ conversationId, messageId, emoji: z.enum(REACTION_EMOJI) }),
   'messages:unreact': z.strictObject({ conversationId, messageId }),
@@ -197,5 +197,10 @@ export const requestSchemas = {
   'security:signOutApp': z.strictObject({ id: z.string().regex(/^[0-9]{1,32}$/) }),
   'service:get': empty,
   'service:test': z.strictObject({ settings: serviceSettings() }),
-  'service:save': z.strictObject({ settings: serviceSettings() })
+  'service:save': z.strictObject({ settings: serviceSettings() }),
+  'storage:get': empty,
+  'storage:keepFullHistory': z.strictObject({ on: z.boolean() }),
+  'storage:pause': empty,
+  'storage:resume': empty,
+  'storage:deleteLocalData': empty
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }

@@ -54,7 +54,8 @@ describe('settings', () => {
             autoAwayMinutes: 30,
             keepRunningInTray: true,
             startAtLogin: false,
-            theme: 'dark'
+            theme: 'dark',
+            keepFullHistory: true
           },
           host: { tray: true, startAtLogin: true }
         })
