@@ -161,7 +161,7 @@ describe('settings', () => {
 })
 
 describe('the settings tabs', () => {
-  const NAMES = ['Notifications', 'Account', 'Security', 'Service']
+  const NAMES = ['Notifications', 'Account', 'Security', 'Storage', 'Service']
 
   function selected(dialog: HTMLElement): string | undefined {
     return within(dialog)
@@ -175,7 +175,7 @@ describe('the settings tabs', () => {
 
     const tablist = within(dialog).getByRole('tablist', { name: 'Settings' })
     expect(within(tablist).getAllByRole('tab').map((tab) => tab.textContent?.trim())).toEqual(NAMES)
-    expect(within(tablist).getAllByRole('tab').map((tab) => tab.tabIndex)).toEqual([0, -1, -1, -1])
+    expect(within(tablist).getAllByRole('tab').map((tab) => tab.tabIndex)).toEqual([0, -1, -1, -1, -1])
     const panel = within(dialog).getByRole('tabpanel', { name: 'Notifications' })
     expect(within(panel).getByRole('checkbox', { name: 'Sound' })).toBeInTheDocument()
     expect(within(dialog).getAllByRole('tabpanel')).toHaveLength(1)
