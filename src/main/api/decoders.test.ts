@@ -98,7 +98,8 @@ describe('domain mapping', () => {
       lastMessageId: '77',
       preview: { senderName: 'Ada', text: 'yo', hasAttachments: false },
       unreadCount: 0,
-      mute: null
+      mute: null,
+      messageCount: 2
     })
   })
 
@@ -109,7 +110,12 @@ describe('domain mapping', () => {
       created_at: 100,
       messages: { count: 0, last_message_id: null, last_message_created_at: null, preview: { nickname: null, text: null, image_url: null, attachments: [] } }
     })
-    expect(groupToConversation(group, '7')).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null })
+    expect(groupToConversation(group, '7')).toMatchObject({ lastActivityAt: 100, lastMessageId: null, preview: null, messageCount: 0 })
+  })
+
+  it('carries the message count the service gives, and none when it gives none', () => {
+    expect(groupToConversation(wireGroup.parse({ id: '1', name: 'G', messages: { count: 10_000 } }), '7').messageCount).toBe(10_000)
+    expect(groupToConversation(wireGroup.parse({ id: '1', name: 'G' }), '7')).not.toHaveProperty('messageCount')
   })
 
   it('reads the caller\'s mute and nickname from their own member entry, and nothing from others\'', () => {
