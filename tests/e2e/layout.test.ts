@@ -259,7 +259,7 @@ describe('every state of every control keeps AA contrast, in both themes', () =>
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
     const settings = dialog(page, 'Settings')
     const found: string[] = []
-    for (const tab of ['Notifications', 'Account', 'Security', 'Service']) {
+    for (const tab of ['Notifications', 'Account', 'Security', 'Storage', 'Service']) {
       await settings.getByRole('tab', { name: tab }).click()
       // Loaded: the tab's first button or choice is drawn.
       await settings.getByRole('tabpanel').locator('button, select').first().waitFor()

@@ -203,7 +203,7 @@ describe("Ada's access token, over a whole session", () => {
   it('opens every Settings tab', async () => {
     await ada.getByRole('button', { name: 'Settings', exact: true }).click()
     const settings = ada.getByRole('dialog', { name: 'Settings' })
-    for (const tab of ['Notifications', 'Account', 'Security', 'Service']) {
+    for (const tab of ['Notifications', 'Account', 'Security', 'Storage', 'Service']) {
       await settings.getByRole('tab', { name: tab }).click()
       await expect.poll(() => settings.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe('true')
     }
