@@ -335,6 +335,28 @@ describe('downloading full history', () => {
     expect(run.pages[2]?.before).toBe(run.pages[1]?.messages[0]?.id)
   })
 
+  it('passes by a conversation the service no longer gives, says not all is here, and tries it again after the next catch-up', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const gone = String((await scene.service.createGroup(scene.bea, { name: 'Gone' })).id) as ConversationId
+    await scene.service.call('POST', `/v3/groups/${gone}/members/add`, { token: scene.bea.token, attest: true, body: { members: [{ user_id: scene.ada.id, nickname: 'Ada' }] } })
+    await scene.service.sendGroupMessage(scene.bea, gone, 'soon gone')
+    scene.list = await gatewayFor(scene.service.origin, scene.ada).listConversations()
+    expect(scene.list.map((conversation) => conversation.name)).toContain('Gone')
+    await scene.service.call('POST', `/v3/groups/${gone}/destroy`, { token: scene.bea.token })
+
+    const warnings: string[] = []
+    const store = await (await storeOnDisk()).open()
+    const run = backfillOf({ origin: scene.service.origin, scene, store, log: { ...quietLog, warn: (message) => warnings.push(message) } })
+    run.backfill.caughtUp()
+    await expect.poll(() => lastHeard(run), { timeout: 30_000 }).toMatchObject({ state: 'waiting', conversationsDone: 3, conversations: 4 })
+    expect(warnings).toEqual([`the history download passes ${gone} by`])
+    for (const [conversationId, texts] of scene.texts) expect(await storedTexts(store, conversationId)).toEqual({ texts, older: 'none' })
+
+    run.backfill.caughtUp()
+    await expect.poll(() => warnings.length, { timeout: 10_000 }).toBe(2)
+    expect(lastHeard(run)).toMatchObject({ state: 'waiting', conversationsDone: 3, conversations: 4 })
+  })
+
   it('starts over once the history kept is deleted, and stops when switched off', { timeout: 60_000 }, async () => {
     const scene = await seeded()
     const store = await (await storeOnDisk()).open()

@@ -68,14 +68,16 @@ export class Backfill {
   #cancelWait: (() => void) | null = null
   #stepping = false
   #waitingOnService = false
-  /** Every listed conversation was found kept from its start. */
+  /** Nothing was left to read at the last look: every listed conversation whole, or passed by. */
   #finished = false
   #failures = 0
   /** The store the rest refers to: another (a new account's, say) starts it all afresh. */
   #store: LocalStore | null = null
   #cursor: Cursor | null = null
-  /** Conversations found whole that the store cannot say so of (an empty one), or that failed this run. */
+  /** Conversations found whole that the store cannot say so of: an empty one. */
   readonly #settled = new Set<ConversationId>()
+  /** Conversations the service would not give (gone, refused): tried again after the next catch-up. */
+  readonly #passedBy = new Set<ConversationId>()
   #download: HistoryDownload = { state: 'waiting', conversationsDone: 0, conversations: 0, current: null }
   #announced = ''
 
@@ -94,6 +96,7 @@ export class Backfill {
   /** Catch-up has read what was missed: older history may follow. Called after every catch-up. */
   caughtUp(): void {
     this.#caughtUp = true
+    this.#passedBy.clear()
     this.#wake()
   }
 
@@ -169,6 +172,7 @@ export class Backfill {
   #forget(): void {
     this.#cursor = null
     this.#settled.clear()
+    this.#passedBy.clear()
     this.#failures = 0
     this.#finished = false
     this.#download = { state: 'waiting', conversationsDone: 0, conversations: 0, current: null }
@@ -193,7 +197,8 @@ export class Backfill {
   #state(): HistoryDownload['state'] {
     if (!this.#deps.enabled()) return 'off'
     if (this.paused) return 'paused'
-    if (this.#finished) return 'done'
+    // Done only when every listed conversation is whole; one passed by waits for the next catch-up.
+    if (this.#finished) return this.#download.conversationsDone === this.#download.conversations ? 'done' : 'waiting'
     if (!this.#caughtUp || this.#store === null || this.#waitingOnService) return 'waiting'
     return 'downloading'
   }
@@ -221,7 +226,6 @@ export class Backfill {
       if (this.#deps.store() !== store || this.#cursor !== cursor) return
       this.#kept(cursor, messages)
       this.#failures = 0
-      await this.#countCurrent(store)
     } catch (error) {
       delayMs = this.#failed(error)
     } finally {
@@ -235,13 +239,12 @@ export class Backfill {
   async #next(store: LocalStore): Promise<Cursor | null> {
     const listed = this.#deps.conversations()
     const cursor = this.#cursor
-    if (cursor !== null && !this.#settled.has(cursor.conversation.id) && listed.some((c) => c.id === cursor.conversation.id)) return cursor
+    if (cursor !== null && listed.some((c) => c.id === cursor.conversation.id)) return cursor
     this.#cursor = null
     const starts = await fromStore(() => store.historyStarts())
     this.#count(starts)
-    const next = newestFirst(listed).find((conversation) => !this.#whole(conversation.id, starts))
+    const next = newestFirst(listed).find((conversation) => !this.#whole(conversation.id, starts) && !this.#passedBy.has(conversation.id))
     if (next === undefined) {
-      this.#cursor = null
       this.#finished = true
       this.#download = { ...this.#download, current: null }
       return null
@@ -265,6 +268,10 @@ export class Backfill {
     const atStart = messages.length === 0
     if (cursor.before === null) this.#deps.flow.paged({ conversationId, messages, end: 'newest', before: null, after: null, atStart })
     else this.#deps.flow.paged({ conversationId, messages, end: 'older', before: cursor.before, after: null, atStart })
+    const current = this.#download.current
+    // Counted as it goes rather than in the store: a count of a long history costs tens of ms each time.
+    // The pages lie beyond the newest stretch kept, so each message is new unless an older stretch was kept already.
+    if (current?.conversationId === conversationId) this.#download = { ...this.#download, current: { ...current, kept: current.kept + messages.length } }
     const oldest = messages[0]
     if (oldest === undefined) {
       this.#settled.add(conversationId)
@@ -299,7 +306,7 @@ export class Backfill {
     }
     // Gone, refused or unreadable: this run passes it by rather than stopping at it.
     this.#deps.log.warn(`the history download passes ${conversation?.id ?? 'a conversation'} by`, error)
-    if (conversation !== undefined) this.#settled.add(conversation.id)
+    if (conversation !== undefined) this.#passedBy.add(conversation.id)
     this.#cursor = null
     return this.#intervalMs
   }
@@ -317,6 +324,7 @@ export class Backfill {
     }
   }
 
+  /** The conversation under way, its messages kept counted once as it begins. */
   async #countCurrent(store: LocalStore): Promise<void> {
     const conversation = this.#cursor?.conversation
     if (conversation === undefined) return
