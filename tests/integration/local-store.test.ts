@@ -90,6 +90,8 @@ describe('the local store', () => {
     const scenery = await scene()
     const first = launch(scenery)
     await signInThroughSms(first, scenery.service, scenery.ada)
+    // Only what was read is kept: older history stays the service's to give.
+    await first.call('storage:keepFullHistory', { on: false })
     await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
     await first.call('conversations:open', { conversationId: scenery.groupId })
     const bea = await scenery.service.signUp({ name: 'Bea' })
@@ -109,7 +111,7 @@ describe('the local store', () => {
     expect(texts.at(-1)).toBe('pushed while open')
     expect(texts).toContain('history 120')
     expect(new Set(texts).size).toBe(texts.length)
-    // Only the newest page was ever read: what is older is the service's to give, and says so.
+    // Only the newest page was ever read: what is older is the service's, and says so offline.
     expect(hasOlder).toBe(true)
     await expect(readWholeHistory(offline, scenery.groupId)).rejects.toMatchObject({ code: 'NETWORK' })
   })
@@ -191,5 +193,19 @@ describe('the local store', () => {
     scenery.proxy.cut()
     const offline = await restart(scenery)
     expect(await offline.call('groups:get', { groupId: scenery.groupId })).toEqual(online)
+  })
+
+  it('downloads the whole history in the background, after catch-up, and reads all of it offline with nothing doubled', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    // Never opened: the download alone brings it.
+    await first.events.waitFor('storage:progress', (download) => download.state === 'done', 30_000)
+    expect(await first.call('storage:get', {})).toMatchObject({ usage: { messages: HISTORY_LENGTH, conversations: 1 } })
+    await first.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    expect(await readWholeHistory(offline, scenery.groupId)).toEqual(everyMessage)
   })
 })

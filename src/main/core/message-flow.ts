@@ -77,11 +77,14 @@ export class MessageFlow {
     this.#events.emit('arrived', { message, source })
   }
 
-  /** A page read on request. A newer page is news: what it holds that the app had not seen arrives, `caughtUp`. */
+  /**
+   * A page read on request. A newer page is news: what it holds that the app had not seen arrives,
+   * `caughtUp`. An older page's messages are not remembered as known: no source brings messages
+   * that old as new, and a whole history downloaded would otherwise stay in memory as ids.
+   */
   paged(page: HistoryPage): void {
     if (page.end === 'newer') for (const message of page.messages) this.arrive(message, 'caughtUp')
-    const known = this.#knownIn(page.conversationId)
-    for (const message of page.messages) known.add(message.id)
+    if (page.end === 'newest') this.held(page.conversationId, page.messages)
     this.#events.emit('paged', page)
   }
 

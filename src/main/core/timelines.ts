@@ -72,10 +72,7 @@ export class Timelines {
   /** The page just older than `beforeId`: what the store holds of it, or else the service's. */
   async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
     const kept = await this.#readKept((store) => store.before(conversationId, beforeId, PAGE_SIZE))
-    if (kept && kept.messages.length > 0) {
-      this.#flow.held(conversationId, kept.messages)
-      return { messages: kept.messages, hasOlder: kept.older !== 'none' }
-    }
+    if (kept && kept.messages.length > 0) return { messages: kept.messages, hasOlder: kept.older !== 'none' }
     const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
     // Only `load` starts a timeline: one started here (after a sign-out cleared them, say) would
     // know no synced point, and its next catch-up would read the whole history as new.
