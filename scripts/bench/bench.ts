@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     }
     if (has('local-store')) {
       console.log()
-      add(await measureLocalStore(run, { conversations: settings.conversations, messages: settings.longMessages, starts: settings.coldStarts }))
+      add(await measureLocalStore(run, { conversations: settings.conversations, messages: settings.longMessages, starts: settings.coldStarts, latency: settings }))
     }
   } finally {
     await browser.close()

@@ -102,23 +102,25 @@ function receivingSide(receiver: Receiver, serviceRecords: ProbeRecord[]) {
   }
 }
 
-async function openGroup(page: Page): Promise<void> {
+export async function openGroup(page: Page): Promise<void> {
   await conversation(page, FIRST_GROUP).click()
   await page.getByRole('list', { name: 'Messages' }).waitFor()
 }
 
-interface PushSeries {
+export interface PushSeries {
   run: Run
   ada: OpenedApp
   adaId: string
   floor: RawFayeClient
   graceToken: string
   groupId: string
+  /** Begins each text, so that one series never finds another's messages in the DOM. */
+  label: string
 }
 
 /** Grace sends over REST, one message at a time; Ada's app has the group open. */
-async function measurePushes(series: PushSeries, options: LatencyOptions): Promise<PartResult> {
-  const { run, ada, adaId, floor, graceToken, groupId } = series
+export async function measurePushes(series: PushSeries, options: LatencyOptions): Promise<PartResult> {
+  const { run, ada, adaId, floor, graceToken, groupId, label } = series
   const page = ada.page
   const total = options.warmUp + options.pushes
   // Unfocused, the app would also raise a notification for each message: the user is looking at it.
@@ -128,11 +130,11 @@ async function measurePushes(series: PushSeries, options: LatencyOptions): Promi
   await armPage(page)
   const restAnswers: number[] = []
   for (let index = 0; index < total; index++) {
-    const text = `bench push ${index}`
+    const text = `${label} ${index}`
     const shown = inDom(page, text)
     const floorReceived = floor.waitFor(text)
     const sent = epochNow()
-    await run.client.sendGroupMessage(graceToken, groupId, text, `bench-push-${index}`)
+    await run.client.sendGroupMessage(graceToken, groupId, text, `${label.replaceAll(' ', '-')}-${index}`)
     if (index >= options.warmUp) restAnswers.push(epochNow() - sent)
     await Promise.all([shown, floorReceived])
     await sleep(options.gapMs)
@@ -153,7 +155,7 @@ async function measurePushes(series: PushSeries, options: LatencyOptions): Promi
   const hostToPage = new Hop('  of which: host sends → page receives the frame')
   const rendererToDom = new Hop('hop renderer → DOM (page frame → in the DOM)')
   for (let index = options.warmUp; index < total; index++) {
-    const text = `bench push ${index}`
+    const text = `${label} ${index}`
     const t0 = side.published.get(text)
     pushToDom.add(t0, side.drawn.get(text))
     rawFaye.add(t0, floor.receivedAt(text))
@@ -278,7 +280,7 @@ export async function measureLatency(run: Run, options: LatencyOptions): Promise
     floor = await RawFayeClient.subscribe(service.origin, `/user/${adaId}`, adaFloorToken)
     await openGroup(ada.page)
     await sleep(1000)
-    const pushes = await measurePushes({ run, ada, adaId, floor, graceToken, groupId }, options)
+    const pushes = await measurePushes({ run, ada, adaId, floor, graceToken, groupId, label: 'bench push' }, options)
 
     const grace = await openSignedIn(run, 'grace-latency', client.account('Grace'))
     opened.push(grace)

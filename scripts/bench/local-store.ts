@@ -1,20 +1,28 @@
-// The local store: Ada's app, signed in once through a relay in front of the service, opens the
-// seeded conversations and the long one, and stops. Then the relay goes silent (it takes every
-// connection and answers nothing, as a service that hangs does) and her app starts again on the
-// same data directory: the time from the spawn of its process to every seeded conversation listed
-// (from the store), and the time to open the long conversation (from the store).
+// The local store: Ada's app, signed in once through a relay in front of the service on a data
+// directory of its own, downloads the whole history (every seeded conversation): its rate beside
+// the service's own paging, and push → DOM while it runs. Then the relay goes silent (it takes
+// every connection and answers nothing, as a service that hangs does) and her app starts again on
+// the same data directory: the time from the spawn of its process to every seeded conversation
+// listed (from the store), and the time to open the long conversation (from the store).
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { conversation } from '../../tests/e2e/support'
+import type { Page } from 'playwright-core'
+import { conversation, FIRST_GROUP } from '../../tests/e2e/support'
 import { seededText } from '../../tests/e2e/long-history'
 import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
 import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
 import { startOnce } from './cold-start'
 import { median, type PartResult } from './figures'
+import { measurePushes, openGroup, type LatencyOptions } from './latency'
+import { RawFayeClient } from './raw-faye'
+import { epochNow } from './probes/records'
 import { timeOpen } from './open-watch'
 import { LONG_GROUP, seededGroupName } from './seed'
-import { openSignedIn, type Run } from './session'
+import { openSignedIn, sleep, waitUntil, type Run } from './session'
+
+/** The download's own pace (backfill.ts): one page of 100 every 200 ms at most. */
+const POLITE_MESSAGES_PER_S = 500
 
 const STORED_DATA_DIR = 'ada-stored'
 
@@ -67,19 +75,83 @@ async function storeUsage(dataDir: string): Promise<{ messages: number; bytes: n
   }
 }
 
-export async function measureLocalStore(run: Run, options: { conversations: number; messages: number; starts: number }): Promise<PartResult> {
+/** The service's own MS1 paging, as fast as one client reads it: `LONG_GROUP` back to its start, 100 a page. */
+async function pagingRate(run: Run): Promise<number> {
+  const token = await run.client.restToken(run.client.account('Ada'), 'bench-paging')
+  const groupId = (await run.client.groups(token)).get(LONG_GROUP)
+  if (groupId === undefined) throw new Error(`Ada is not in ${LONG_GROUP}`)
+  const started = epochNow()
+  let read = 0
+  let before: string | null = null
+  for (;;) {
+    const url = new URL(`/v3/groups/${groupId}/messages`, run.service.origin)
+    url.searchParams.set('token', token)
+    url.searchParams.set('limit', '100')
+    if (before !== null) url.searchParams.set('before_id', before)
+    const answer = await fetch(url)
+    // 304: nothing older (MS1).
+    if (answer.status === 304) break
+    if (!answer.ok) throw new Error(`MS1 answered ${answer.status}`)
+    const messages = ((await answer.json()) as { response: { messages: { id: string }[] } }).response.messages
+    if (messages.length === 0) break
+    read += messages.length
+    before = messages.at(-1)?.id ?? null
+  }
+  return read / ((epochNow() - started) / 1000)
+}
+
+/** Whether Settings ▸ Storage says every history is kept, the dialog opened and closed around the look. */
+async function allKept(page: Page): Promise<boolean> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  const settings = page.getByRole('dialog', { name: 'Settings' })
+  await settings.getByRole('tab', { name: 'Storage' }).click()
+  const done = await settings
+    .getByRole('status')
+    .filter({ hasText: 'All history is on this device' })
+    .waitFor({ timeout: 1_000 })
+    .then(
+      () => true,
+      () => false
+    )
+  await settings.getByRole('button', { name: 'Close' }).click()
+  return done
+}
+
+export async function measureLocalStore(run: Run, options: { conversations: number; messages: number; starts: number; latency: LatencyOptions }): Promise<PartResult> {
   const names = Array.from({ length: options.conversations }, (_, index) => seededGroupName(index))
   const newest = seededText(options.messages - 1)
   const relay = await startRelay(run.service.origin)
+  let floor: RawFayeClient | null = null
   try {
+    const paging = await pagingRate(run)
+    const signInStarted = epochNow()
     const first = await openSignedIn(run, STORED_DATA_DIR, run.client.account('Ada'), relay.origin)
+    console.log(`local store: Ada's app signed in through a relay on a data directory of its own; it downloads every history in the background`)
+
+    // Push → DOM while the download runs, as the latency part measures it.
+    const { client } = run
+    const graceToken = await client.restToken(client.account('Grace'), 'bench-sender')
+    const adaFloorToken = await client.restToken(client.account('Ada'), 'bench-raw-faye')
+    const adaId = await client.userId(adaFloorToken)
+    const groupId = (await client.groups(graceToken)).get(FIRST_GROUP)
+    if (groupId === undefined) throw new Error(`Grace is not in ${FIRST_GROUP}`)
+    floor = await RawFayeClient.subscribe(run.service.origin, `/user/${adaId}`, adaFloorToken)
+    await openGroup(first.page)
+    await sleep(1000)
+    const during = await measurePushes({ run, ada: first, adaId, floor, graceToken, groupId, label: 'bench push during download' }, options.latency)
+    await floor.close()
+    floor = null
+
+    await waitUntil(() => allKept(first.page), 60 * 60_000, 'the whole history to download')
+    const downloadSeconds = (epochNow() - signInStarted) / 1000
     await conversation(first.page, names.at(-1) ?? LONG_GROUP).waitFor()
     const online = await timeOpen(first.page, () => conversation(first.page, LONG_GROUP).click(), newest)
     await first.close()
     const dataDir = join(run.dataRoot, STORED_DATA_DIR)
     const usage = await storeUsage(dataDir)
-    console.log(`local store: Ada's app signed in once through a relay, ${LONG_GROUP} opened (${online.toFixed(1)} ms from the service), stopped`)
-    console.log(`  kept: ${usage.messages} messages, ${(usage.bytes / 2 ** 20).toFixed(1)} MB`)
+    const rate = usage.messages / downloadSeconds
+    console.log(`  downloaded ${usage.messages} messages in ${downloadSeconds.toFixed(0)} s from sign-in: ${rate.toFixed(0)} a second; the service's own paging (MS1, 100 a page, one client, as fast as it answers) ${paging.toFixed(0)} a second; the download's polite pace at most ${POLITE_MESSAGES_PER_S} a second`)
+    console.log(`  kept: ${(usage.bytes / 2 ** 20).toFixed(1)} MB; ${LONG_GROUP} opened in ${online.toFixed(1)} ms with the service answering`)
 
     relay.silent = true
     console.log(`  the relay now answers nothing; the app started ${options.starts} times on the same data directory`)
@@ -93,17 +165,22 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     }
     return {
       figures: {
+        backfill_msgs_per_s: rate,
+        push_to_dom_p99_during_backfill: during.figures.push_to_dom_p99 ?? Number.NaN,
         cold_start_cached_100_ms: median(starts),
         open_stored_10k_ms: median(opens),
         store_bytes_per_message: usage.messages === 0 ? Number.NaN : usage.bytes / usage.messages
       },
       baselines: {
+        backfill_msgs_per_s: `MS1 paging ${paging.toFixed(0)}; polite pace ${POLITE_MESSAGES_PER_S}`,
+        push_to_dom_p99_during_backfill: 'push_to_dom_p99, no download',
         cold_start_cached_100_ms: 'cold_start_100_ms, nothing stored',
         open_stored_10k_ms: `from the service ${online.toFixed(1)}`,
         store_bytes_per_message: `${usage.messages} messages kept`
       }
     }
   } finally {
+    await floor?.close()
     await relay.close()
   }
 }
