@@ -100,11 +100,29 @@ async function main(): Promise<void> {
       setStatus: (status) => core.handlers['presence:set']({ status }),
       mute: (duration) => core.handlers['notifications:mute']({ duration }),
       unmute: () => core.handlers['notifications:unmute']({}),
-      signOut: () => core.handlers['session:signOut']({}),
+      signOut: () => signOutFromTray(),
       quit: () => app.quit()
     },
     log
   })
+  /** The tray asks as the window does before unsent messages go with the account, in a native dialog. */
+  async function signOutFromTray(): Promise<void> {
+    const result = await core.handlers['session:signOut']({})
+    if (result.status !== 'unsentMessages') return
+    const { response } = await dialog.showMessageBox({
+      type: 'warning',
+      title: 'Unsent messages',
+      message: 'Unsent messages',
+      detail:
+        result.count === 1
+          ? '1 message you wrote has not been sent yet. Signing out removes it from this device, and it will not be sent.'
+          : `${result.count} messages you wrote have not been sent yet. Signing out removes them from this device, and they will not be sent.`,
+      buttons: ['Cancel', 'Sign out anyway'],
+      defaultId: 0,
+      cancelId: 0
+    })
+    if (response === 1) await core.handlers['session:signOut']({ discardUnsent: true })
+  }
   const badge = new UnreadBadge()
   const loginItem = new LoginItem()
   const host = { tray: true, startAtLogin: offersStartAtLogin(process.platform, app.isPackaged) }

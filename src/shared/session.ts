@@ -28,6 +28,12 @@ export type SignInResult =
   | { status: 'signedIn'; me: Me }
   | { status: 'verificationRequired'; challenge: VerificationChallenge }
 
+/**
+ * Signing out takes this device's copy of the account with it. While messages the user wrote wait
+ * unsent, main signs out only when told to discard them: otherwise it answers how many there are.
+ */
+export type SignOutResult = { status: 'signedOut' } | { status: 'unsentMessages'; count: number }
+
 export type ConfirmCodeResult =
   | { status: 'signedIn'; me: Me }
   | { status: 'wrongCode'; remainingAttempts: number }

@@ -3,7 +3,7 @@
 import type { ConversationId } from './conversation-id'
 import type { Conversation, OpenedConversation, Typist } from './conversations'
 import type { ImageAttachment, UploadProgress, Message, MessagePage, MostLiked, PendingMessage, Reaction, ReactionEmoji } from './messages'
-import type { ConfirmCodeResult, PushStatus, SessionState, SignInResult } from './session'
+import type { ConfirmCodeResult, PushStatus, SessionState, SignInResult, SignOutResult } from './session'
 import type { DesktopState, MuteDuration, PresenceStatus } from './attention'
 import type { SettingsChanges } from './settings'
 import type { ImageContentType } from './image-files'
@@ -37,7 +37,8 @@ export interface InvokeContract {
   'session:sendCode': { req: Empty; res: { smsHint: string | null } }
   'session:confirmCode': { req: { code: string }; res: ConfirmCodeResult }
   'session:cancelVerification': { req: Empty; res: null }
-  'session:signOut': { req: Empty; res: null }
+  /** Refused, with the count, while messages wait unsent, unless `discardUnsent` says to drop them. */
+  'session:signOut': { req: { discardUnsent?: boolean | undefined }; res: SignOutResult }
   'conversations:list': { req: Empty; res: Conversation[] }
   /** Loads recent history, marks the conversation read and follows it live. */
   'conversations:open': { req: { conversationId: ConversationId }; res: OpenedConversation }

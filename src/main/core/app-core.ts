@@ -51,6 +51,8 @@ import { uploadHandlers } from './upload-handlers'
 import { UserRequests } from './user-requests'
 import { Uploads } from './uploads'
 
+export const NOT_REMOVED_NOTICE = 'Some of the messages kept on this device could not be removed at sign-out. Signing in and out again tries once more.'
+
 export interface AppCoreDependencies {
   /** The service, built by the composition root (`service/service-connection.ts` for a real one). */
   service: ServiceConnection
@@ -159,9 +161,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
           () => undefined
         )
     },
-    signedOut: () => {
-      // The outbox stays: what the user wrote goes out if they sign back in (and is dropped only
-      // when someone else does). Everything read from the service is theirs no longer to show.
+    signedOut: async (byUser) => {
+      // A session that merely ended keeps the outbox: what the user wrote goes out if they sign back
+      // in (and is dropped only when someone else does). Everything read from the service is theirs
+      // no longer to show.
       void push.stop()
       catchUp.cancel()
       backfill.stop()
@@ -172,11 +175,23 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       blocks.forget()
       timelines.clear()
       flow.clear()
-      void keeper?.close()
       conversations.clear()
       notifications.clear()
       attention.reset()
       setPushStatus('offline')
+      if (!byUser) {
+        void keeper?.close()
+        return
+      }
+      // Signed out by the user (who said yes to dropping what waited unsent): nothing of the
+      // account stays on this device, its stored messages, pictures and key included.
+      outbox.clear()
+      if (keeper !== null && outboxOwner !== null) {
+        await keeper.remove(outboxOwner).catch((error: unknown) => {
+          log.error('could not remove what this device keeps of the account', error)
+          events.emit('storage:notice', { text: NOT_REMOVED_NOTICE })
+        })
+      }
     }
   })
 
@@ -411,7 +426,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   const handlers: InvokeHandlers = {
-    ...sessionHandlers(features, session, () => pushStatus),
+    ...sessionHandlers(features, session, () => pushStatus, () => outbox.size),
     ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, signedIn: () => session.me !== null }),
     ...messageHandlers(features, {
       timelines,

@@ -98,6 +98,11 @@ export class Outbox {
     for (const conversationId of new Set(saved.map((message) => message.conversationId))) this.#announce(conversationId)
   }
 
+  /** How many messages wait, in every conversation. */
+  get size(): number {
+    return this.#entries.size
+  }
+
   pendingIn(conversationId: ConversationId): PendingMessage[] {
     return [...this.#entries.values()]
       .map((entry) => entry.message)

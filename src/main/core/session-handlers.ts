@@ -7,7 +7,11 @@ import type { Session } from './session'
 type SessionChannel = Extract<keyof InvokeHandlers, `session:${string}` | 'app:ready'>
 export type SessionHandlers = Pick<InvokeHandlers, SessionChannel>
 
-export function sessionHandlers(context: FeatureContext, session: Session, pushStatus: () => PushStatus): SessionHandlers {
+/**
+ * `unsent`: how many messages the user wrote wait unsent. Signing out discards them, so it asks
+ * for their say-so: no caller (the window, the tray) drops them in silence.
+ */
+export function sessionHandlers(context: FeatureContext, session: Session, pushStatus: () => PushStatus, unsent: () => number): SessionHandlers {
   return {
     'app:ready': async () => {
       // A renderer that (re)loads learns the connection's state now; it only changes rarely.
@@ -32,9 +36,11 @@ export function sessionHandlers(context: FeatureContext, session: Session, pushS
       return null
     },
     'session:startOver': () => session.startOver(),
-    'session:signOut': async () => {
+    'session:signOut': async ({ discardUnsent }) => {
+      const count = session.me === null ? 0 : unsent()
+      if (count > 0 && discardUnsent !== true) return { status: 'unsentMessages', count }
       await session.signOut()
-      return null
+      return { status: 'signedOut' }
     }
   }
 }

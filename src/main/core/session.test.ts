@@ -130,6 +130,8 @@ function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPrefer
   const states: SessionState[] = []
   const signedIn: Me[] = []
   const ended: string[] = []
+  /** For each end, whether the user signed out (and this device's copy of the account goes). */
+  const endedByUser: boolean[] = []
   const service = new MemoryAccount((): IssuedToken | null => session.token)
   const settings = { deployment: TEST_ISSUER }
   const session: Session = new Session({
@@ -142,9 +144,12 @@ function sessionWith(platform: { vault?: MemoryVault; preferences?: MemoryPrefer
     ...(platform.time === undefined ? {} : { now: () => platform.time?.now ?? 0, timers: platform.time }),
     changed: (state) => void states.push(state),
     signedIn: (me) => void signedIn.push(me),
-    signedOut: () => void ended.push(session.state.status)
+    signedOut: (byUser) => {
+      ended.push(session.state.status)
+      endedByUser.push(byUser)
+    }
   })
-  return { session, service, vault, preferences, log, states, signedIn, ended, settings }
+  return { session, service, vault, preferences, log, states, signedIn, ended, endedByUser, settings }
 }
 
 /** A session already signed in, with what it announced on the way left out. */
@@ -470,7 +475,7 @@ describe('Session: restoring from what this device keeps', () => {
 
 describe('Session: signing out and expiry', () => {
   it('signs out by revoking the token on the service and forgetting it here', async () => {
-    const { session, service, vault, states, ended } = await signedInSession()
+    const { session, service, vault, states, ended, endedByUser } = await signedInSession()
     await session.signOut()
     expect(service.tokens.size).toBe(0)
     expect(session.state).toEqual(signedOut(null))
@@ -478,8 +483,30 @@ describe('Session: signing out and expiry', () => {
     expect(session.me).toBeNull()
     expect(vault.token).toBeNull()
     expect(states).toEqual([signedOut(null)])
-    // Those told of it see the session already ended.
+    // Those told of it see the session already ended, by the user's own choice.
     expect(ended).toEqual(['signedOut'])
+    expect(endedByUser).toEqual([true])
+  })
+
+  it('waits for those told of a sign-out (removing what the device kept) before it resolves', async () => {
+    let removed = false
+    const parts = sessionWith()
+    const session = new Session({
+      service: parts.service,
+      vault: parts.vault,
+      preferences: parts.preferences,
+      log: parts.log,
+      deployment: () => TEST_ISSUER,
+      changed: () => undefined,
+      signedIn: () => undefined,
+      signedOut: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        removed = true
+      }
+    })
+    await session.signIn('ada', PASSWORD)
+    await session.signOut()
+    expect(removed).toBe(true)
   })
 
   it('signs out here even when the service cannot be told', async () => {
@@ -501,8 +528,9 @@ describe('Session: signing out and expiry', () => {
   })
 
   it('ends the session with a notice when the service refuses the token', async () => {
-    const { session, vault, states, ended } = await signedInSession()
+    const { session, vault, states, ended, endedByUser } = await signedInSession()
     await session.expire()
+    expect(endedByUser).toEqual([false])
     expect(session.state).toEqual(signedOut(SESSION_ENDED_NOTICE))
     expect(session.token).toBeNull()
     expect(vault.token).toBeNull()

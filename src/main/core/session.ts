@@ -34,7 +34,12 @@ export interface SessionDependencies {
   timers?: Timers
   changed(state: SessionState): void
   signedIn(me: Me): void
-  signedOut(): void
+  /**
+   * The signed-in session ended: `byUser` when the user signed out (what this device keeps of the
+   * account then goes with it), not when it merely ended (a refused token, another deployment).
+   * Awaited before signing out resolves.
+   */
+  signedOut(byUser: boolean): Promise<void> | void
 }
 
 interface Challenge {
@@ -144,7 +149,7 @@ export class Session {
       if (me.id === remembered.id) this.updateMe(me)
       else {
         // The token is someone else's than the account remembered: show theirs, not the kept one.
-        this.#deps.signedOut()
+        void this.#deps.signedOut(false)
         this.#becomeSignedIn(me)
       }
     } catch (error) {
@@ -274,7 +279,7 @@ export class Session {
 
   async signOut(): Promise<void> {
     if (this.#issued !== null) await this.#revoke(this.#issued)
-    await this.#end(null)
+    await this.#end(null, true)
   }
 
   /** The service refused our token, or ended every session (a password change): back to sign-in, saying why. */
@@ -455,14 +460,14 @@ export class Session {
     this.#deps.signedIn(me)
   }
 
-  async #end(notice: string | null): Promise<void> {
+  async #end(notice: string | null, byUser = false): Promise<void> {
     const wasSignedIn = this.#state.status === 'signedIn'
     this.#issued = null
     this.#stopTextRoute()
     this.#challenge = null
     await this.#deps.vault.clear()
     this.#setState({ status: 'signedOut', notice })
-    if (wasSignedIn) this.#deps.signedOut()
+    if (wasSignedIn) await this.#deps.signedOut(byUser)
   }
 
   #requireChallenge(): Challenge {

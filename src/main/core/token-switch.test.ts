@@ -43,7 +43,7 @@ async function signedInSession(): Promise<{ session: Session; vault: WatchedVaul
     deployment: () => TEST_ISSUER,
     changed: () => undefined,
     signedIn: () => undefined,
-    signedOut: () => ended.push('signedOut')
+    signedOut: () => void ended.push('signedOut')
   })
   vault.session = session
   await session.restore()

@@ -93,7 +93,7 @@ export const requestSchemas = {
   // A code that cannot be right never reaches V3, where it would spend one of five attempts.
   'session:confirmCode': z.strictObject({ code: z.string().trim().refine(couldBeVerificationCode) }),
   'session:cancelVerification': empty,
-  'session:signOut': empty,
+  'session:signOut': z.strictObject({ discardUnsent: z.boolean().optional() }),
   'conversations:list': empty,
   'conversations:open': z.strictObject({ conversationId }),
   'conversations:close': z.strictObject({ conversationId }),

@@ -37,7 +37,7 @@ export class FakeApi {
     this.returns('session:get', { status: 'signedOut', notice: null })
     this.returns('conversations:list', [])
     this.returns('conversations:close', null)
-    this.returns('session:signOut', null)
+    this.returns('session:signOut', { status: 'signedOut' })
     this.returns('session:cancelVerification', null)
     this.returns('shell:openExternal', null)
     this.returns('messages:discard', null)

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/svelte'
+import { screen, waitFor, within } from '@testing-library/svelte'
 import { describe, expect, it } from 'vitest'
 import { FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
@@ -51,5 +51,40 @@ describe('header', () => {
 
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
     expect(fake.callsTo('session:signOut')).toHaveLength(1)
+  })
+
+  it('asks before signing out while messages wait unsent, and keeps them on Cancel', async () => {
+    const fake = signedIn()
+    fake.handle('session:signOut', ({ discardUnsent }) => ({
+      ok: true,
+      value: discardUnsent === true ? { status: 'signedOut' } : { status: 'unsentMessages', count: 3 }
+    }))
+    await startApp(fake)
+
+    ;(await screen.findByRole('button', { name: 'Sign out' })).click()
+    const dialog = await screen.findByRole('alertdialog', { name: 'Unsent messages' })
+    expect(dialog).toHaveAccessibleDescription(/^3 messages you wrote have not been sent yet\./)
+    within(dialog).getByRole('button', { name: 'Cancel' }).click()
+
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument()
+    expect(fake.callsTo('session:signOut')).toEqual([{}])
+  })
+
+  it('signs out anyway when told to, saying so to main', async () => {
+    const fake = signedIn()
+    fake.handle('session:signOut', ({ discardUnsent }) => ({
+      ok: true,
+      value: discardUnsent === true ? { status: 'signedOut' } : { status: 'unsentMessages', count: 1 }
+    }))
+    await startApp(fake)
+
+    ;(await screen.findByRole('button', { name: 'Sign out' })).click()
+    const dialog = await screen.findByRole('alertdialog', { name: 'Unsent messages' })
+    expect(dialog).toHaveAccessibleDescription(/^1 message you wrote has not been sent yet\./)
+    within(dialog).getByRole('button', { name: 'Sign out anyway' }).click()
+
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument()
+    expect(fake.callsTo('session:signOut')).toEqual([{}, { discardUnsent: true }])
   })
 })

@@ -18,6 +18,8 @@ export class SessionModel {
   codeSent = $state(false)
   /** The code the verification screen asks for: one texted to the phone, or a backup code. */
   codeKind = $state<'sms' | 'backup'>('sms')
+  /** How many messages wait unsent, while the user is asked whether to sign out all the same. */
+  unsentAtSignOut = $state<number | null>(null)
 
   me: Me | null = $derived(this.current?.status === 'signedIn' ? this.current.me : null)
   challenge: VerificationChallenge | null = $derived(
@@ -107,11 +109,25 @@ export class SessionModel {
     })
   }
 
-  async signOut(): Promise<void> {
+  /**
+   * Signing out takes this device's copy of the account with it. Main refuses while messages wait
+   * unsent, saying how many: `unsentAtSignOut` then holds the count until the user answers, signing
+   * out again with `discardUnsent`, or keeping them (`keepUnsent`).
+   */
+  async signOut(discardUnsent = false): Promise<void> {
     await this.#work(async () => {
-      await call('session:signOut', {})
+      const result = await call('session:signOut', discardUnsent ? { discardUnsent } : {})
+      if (result.status === 'unsentMessages') {
+        this.unsentAtSignOut = result.count
+        return
+      }
+      this.unsentAtSignOut = null
       this.#apply({ status: 'signedOut', notice: null })
     })
+  }
+
+  keepUnsent(): void {
+    this.unsentAtSignOut = null
   }
 
   #apply(state: SessionState): void {
