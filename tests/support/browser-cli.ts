@@ -2,11 +2,12 @@
 // app's host process, with only the environment the test gives it; and a bridge client that calls
 // the contract over its WebSocket as the page does.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { EventEmitter } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
 import type { HostFrame } from '@shared/bridge-protocol'
-import type { InvokeChannel, InvokeRequest, IpcResult } from '@shared/window-api'
+import type { EventContract, EventName, InvokeChannel, InvokeRequest, IpcResult } from '@shared/window-api'
 
 export const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -49,6 +50,11 @@ export interface BrowserCli {
   output(): string
   /** One call of the contract over the bridge, as the page makes it. */
   invoke<C extends InvokeChannel>(channel: C, payload: InvokeRequest<C>): Promise<IpcResult<unknown>>
+  /**
+   * Resolves with the payload of the first event of this name (sent since the bridge opened) that
+   * matches; main sends events once the page has called `app:ready`.
+   */
+  event<E extends EventName>(name: E, matches?: (payload: EventContract[E]) => boolean, timeoutMs?: number): Promise<EventContract[E]>
   /** SIGTERM, then SIGKILL if it has not gone within 10 s. */
   stop(): Promise<void>
 }
@@ -63,6 +69,8 @@ export async function startBrowserCli(args: string[], environment: Record<string
   const pageUrl = new URL(url ?? '')
   let bridge: Promise<WebSocket> | null = null
   let nextId = 1
+  const events: { event: EventName; payload: unknown }[] = []
+  const eventArrived = new EventEmitter()
 
   const openBridge = (): Promise<WebSocket> => {
     const secret = new URLSearchParams(pageUrl.hash.slice(1)).get('secret') ?? ''
@@ -70,6 +78,12 @@ export async function startBrowserCli(args: string[], environment: Record<string
       const socket = new WebSocket(`ws://${pageUrl.host}/bridge?secret=${encodeURIComponent(secret)}`, { origin: pageUrl.origin })
       socket.once('open', () => resolve(socket))
       socket.once('error', reject)
+      socket.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString('utf8')) as HostFrame
+        if (frame.type !== 'event') return
+        events.push({ event: frame.event, payload: frame.payload })
+        eventArrived.emit('event')
+      })
     })
   }
 
@@ -90,6 +104,25 @@ export async function startBrowserCli(args: string[], environment: Record<string
         }
         socket.on('message', onMessage)
         socket.send(JSON.stringify({ type: 'invoke', id, channel, payload }))
+      })
+    },
+    event(name, matches = () => true, timeoutMs = 10_000) {
+      const found = (): { payload: unknown } | undefined =>
+        events.find((held) => held.event === name && matches(held.payload as EventContract[typeof name]))
+      return new Promise((resolve, reject) => {
+        const look = (): void => {
+          const event = found()
+          if (event === undefined) return
+          clearTimeout(timer)
+          eventArrived.off('event', look)
+          resolve(event.payload as EventContract[typeof name])
+        }
+        const timer = setTimeout(() => {
+          eventArrived.off('event', look)
+          reject(new Error(`No ${name} event came within ${timeoutMs} ms; the events were ${JSON.stringify(events.map((held) => held.event))}.`))
+        }, timeoutMs)
+        eventArrived.on('event', look)
+        look()
       })
     },
     async stop() {

@@ -110,6 +110,24 @@ describe('a store on disk', () => {
     expect(readFileSync(join(directory, '42.db.set-aside-1234'), 'utf8')).toContain('not a database')
   })
 
+  it('sets aside a database whose check fails (a byte flipped in a page of messages), keeping its outbox in the new one', async () => {
+    const { store } = await open()
+    await store.keepOutbox([pending('a'), pending('b')])
+    const many = Array.from({ length: 400 }, (_, index) => message(String(index + 1), `message ${index + 1} ${'words '.repeat(20)}`))
+    await store.keepRun(GROUP, many, { after: null, before: null, reachesStart: true })
+    await store.close()
+    const bytes = readFileSync(join(directory, '42.db'))
+    expect(bytes.length).toBeGreaterThan(16 * 4096)
+    flipByte(bytes, bytes.length - 4096 - 100)
+    writeFileSync(join(directory, '42.db'), bytes)
+
+    const { store: fresh, setAside } = await open()
+    expect(setAside).toBe(SET_ASIDE_NOTICE)
+    expect(await fresh.outbox()).toEqual([pending('a'), pending('b')])
+    expect(await fresh.newest(GROUP, 10)).toBeNull()
+    expect(readdirSync(directory)).toEqual(expect.arrayContaining(['42.db.set-aside-1234', '42.key.set-aside-1234']))
+  })
+
   it('keeps stores in memory only where no key can be protected', async () => {
     const { store } = await open('42', { ...PLAIN_FILE, available: () => false })
     await store.keepMessages([message('1')])
@@ -130,3 +148,7 @@ describe('a store on disk', () => {
     await expect(open('../42')).rejects.toThrow(/account id/)
   })
 })
+
+function flipByte(bytes: Buffer, at: number): void {
+  bytes.writeUInt8(bytes.readUInt8(at) ^ 0x5a, at)
+}
