@@ -60,7 +60,10 @@ interface AppOptions {
   now?: () => number
   /** Settings that differ from the local service's (a wrong attestation secret, say). */
   config?: Partial<ServiceConfig>
-  /** Where conversations and messages are kept on the device; nothing is kept when left out. */
+  /**
+   * Where conversations and messages are kept on the device; nothing is kept when left out (on
+   * disk: the data directory's own, unless given).
+   */
   stores?: LocalStores
 }
 
@@ -76,7 +79,7 @@ export function launchApp(origin: string, cleanups: Cleanup[], options: LaunchOp
  */
 export function launchAppOnDisk(origin: string, cleanups: Cleanup[], dataDir: string, options: AppOptions = {}): AppHarness<TokenVault, Preferences> {
   const { vault, preferences, stores } = dataDirStores(dataDir, quietLog)
-  return launchWith(origin, cleanups, vault, preferences, { ...options, stores })
+  return launchWith(origin, cleanups, vault, preferences, { ...options, stores: options.stores ?? stores })
 }
 
 function launchWith<Vault extends TokenVault, Prefs extends Preferences>(

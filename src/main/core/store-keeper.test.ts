@@ -3,7 +3,7 @@ import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import { MessageFlow } from './message-flow'
 import type { LocalStore, LocalStores } from './ports'
-import { STORE_UNAVAILABLE_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
+import { OPEN_FAILED_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
 import { ManualTime } from './testing/manual-time'
 
 const GROUP = '7'
@@ -137,7 +137,7 @@ describe('StoreKeeper', () => {
   it('tells that nothing will be kept when the store cannot be opened, and that one was set aside', async () => {
     const failing = rig({ opens: 'fails' })
     expect(await failing.keeper.open('1')).toBeNull()
-    expect(failing.notices).toEqual([STORE_UNAVAILABLE_NOTICE])
+    expect(failing.notices).toEqual([OPEN_FAILED_NOTICE])
     const setAside = rig({ opens: 'setAside' })
     await setAside.keeper.open('1')
     expect(setAside.notices).toEqual(['set aside'])

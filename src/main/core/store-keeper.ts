@@ -27,7 +27,7 @@ export interface StoreKeeperDependencies {
 /** The list changes with every message; it is written at most this often. */
 const LIST_WRITE_DELAY_MS = 1_000
 
-export const STORE_UNAVAILABLE_NOTICE = 'Messages cannot be kept on this device this time, so the app works from the service only.'
+export const OPEN_FAILED_NOTICE = 'The messages kept on this device cannot be opened right now, so none are kept this time. The app carries on from the service.'
 
 export const WRITE_FAILED_NOTICE = 'New messages can no longer be saved on this device (is the disk full?). The app carries on from the service.'
 
@@ -193,7 +193,7 @@ export class StoreKeeper {
       return store
     } catch (error) {
       this.#deps.log.error('could not open the local store; messages will not be kept on this device', error)
-      this.#deps.notice(STORE_UNAVAILABLE_NOTICE)
+      if (this.#target === target) this.#deps.notice(OPEN_FAILED_NOTICE)
       return null
     }
   }

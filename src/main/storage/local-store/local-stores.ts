@@ -25,12 +25,19 @@ export class FileLocalStores implements LocalStores {
   readonly #keys: StoreKeys
   readonly #log: Log
   readonly #now: () => number
+  readonly #maxPages: number | undefined
 
-  constructor(options: { directory: string; sealing: KeySealing; log: Log; now?: () => number }) {
+  /**
+   * `maxPages`: the most pages a database may grow to (SQLite's `max_page_count`); past it every
+   * write fails with SQLITE_FULL, exactly as on a full disk. Tests use it to fill the "disk"
+   * without filling one; the app sets none.
+   */
+  constructor(options: { directory: string; sealing: KeySealing; log: Log; now?: () => number; maxPages?: number }) {
     this.#directory = options.directory
     this.#keys = new StoreKeys(options.directory, options.sealing)
     this.#log = options.log
     this.#now = options.now ?? Date.now
+    this.#maxPages = options.maxPages
   }
 
   async open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }> {
@@ -45,8 +52,10 @@ export class FileLocalStores implements LocalStores {
     const key = this.#keys.read(accountId)
     if (key !== undefined) {
       try {
-        return { store: new SqliteStore(openFile(file, key), file), setAside: null }
+        return { store: new SqliteStore(openFile(file, key, this.#maxPages), file), setAside: null }
       } catch (error) {
+        // A full disk, or a file the system will not let us have now, says nothing of the database.
+        if (isPassing(error)) throw error
         this.#log.warn(`could not open the local store of ${accountId}; setting it aside`, error)
         const rescued = readOutboxOf(file, key)
         this.#setAside(accountId)
@@ -80,7 +89,7 @@ export class FileLocalStores implements LocalStores {
   #create(accountId: string): SqliteStore {
     const file = this.#file(accountId)
     for (const path of databaseFiles(file)) rmSync(path, { force: true })
-    return new SqliteStore(openFile(file, this.#keys.create(accountId)), file)
+    return new SqliteStore(openFile(file, this.#keys.create(accountId), this.#maxPages), file)
   }
 
   /** Renames the database (and its key, which alone can read it) out of the way, kept for whoever wants to look. */
@@ -97,10 +106,11 @@ export class FileLocalStores implements LocalStores {
 }
 
 /** Opens, keys, checks and migrates the database; throws if any of it fails, closing what it opened. */
-function openFile(file: string, key: string): Database {
+function openFile(file: string, key: string, maxPages: number | undefined): Database {
   const db = new Sqlite(file)
   try {
     keyed(db, key)
+    if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`)
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') throw new Error(`the integrity check found: ${String(check)}`)
     db.pragma('journal_mode = WAL')
@@ -138,6 +148,15 @@ function readOutboxOf(file: string, key: string): PendingMessage[] {
   } finally {
     db?.close()
   }
+}
+
+/**
+ * Failures that come and go with the machine rather than the file (a full disk, an I/O error, a
+ * file locked or not allowed): the database is left where it is, to open another time.
+ */
+function isPassing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|BUSY|LOCKED|READONLY|PERM|NOMEM)/.test(code)
 }
 
 function databaseFiles(file: string): string[] {
