@@ -1,0 +1,296 @@
+// The app killed at any moment opens its store again with nothing lost and nothing doubled. Browser
+// mode's real host process (the one `npm run build` leaves in out/browser/) runs on one data
+// directory against the real local service; each round it starts on what the last one left, a
+// burst of pushes comes in and the app sends messages of its own, and the process is killed with
+// SIGKILL at a seeded moment. After every kill the store left on disk must open, hold each message
+// once with the service's id and text, and never pass a gap off as continuous (every run it records
+// holds exactly the service's messages in that stretch); and every message the app took to send
+// (answered) must be on the service or still in its outbox. At the end, a last start sends what
+// waited: each such message is on the service once, and the history the app shows is the
+// service's, in order.
+//
+// The moments follow a seeded schedule: the seed is printed, and KILL_SEED=<seed> runs the same one
+// again; KILL_ROUNDS=<n> runs longer (CI's default keeps the file well under a minute).
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Sqlite from 'better-sqlite3-multiple-ciphers'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { seededRandom } from '../../server/src/seed/prng'
+import type { TestService, TestUser } from '../../server/test/support'
+import type { Message } from '@shared/messages'
+import type { OpenedConversation } from '@shared/conversations'
+import { ensureHostBuilt } from '../../scripts/web.mjs'
+import { environmentWithoutParley, exited, startBrowserCli, type BrowserCli } from '../support/browser-cli'
+import { testScope } from '../support/app-harness'
+import { quietLog } from '../support/memory-platform'
+import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
+import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
+import { dataDirStores } from '../../src/main/storage/data-dir-stores'
+
+const { cleanups, service: serviceFor } = testScope()
+
+const SEED = Number(process.env.KILL_SEED ?? Math.floor(Math.random() * 2 ** 32))
+const ROUNDS = Number(process.env.KILL_ROUNDS ?? 8)
+/** The latest moment of a kill after a round's traffic begins. */
+const KILL_WITHIN_MS = 1_500
+
+interface Scene {
+  service: TestService
+  dataDir: string
+  ada: TestUser
+  bea: TestUser
+  groupId: string
+  random: () => number
+  /** Every message the app was asked to send, and whether it answered that it took it. */
+  sends: { text: string; answered: boolean }[]
+}
+
+/** What a round does while the app runs; each resolves when its part is done, or the app is gone. */
+type Driver = (scene: Scene, cli: BrowserCli, round: number) => Promise<void>
+
+/** A burst from Bea over REST, pushed to the app as it comes. */
+const pushes: Driver = async (scene, _cli, round) => {
+  const count = 3 + Math.floor(scene.random() * 12)
+  for (let n = 1; n <= count; n += 1) await scene.service.sendGroupMessage(scene.bea, scene.groupId, `round ${round} push ${n}`)
+}
+
+/** Messages the app sends, a moment apart, as a person typing would. */
+const sends: Driver = async (scene, cli, round) => {
+  const count = 1 + Math.floor(scene.random() * 5)
+  const gaps = Array.from({ length: count }, () => Math.floor(scene.random() * 250))
+  for (let n = 1; n <= count; n += 1) {
+    await pause(gaps[n - 1] ?? 0)
+    if (cli.child.exitCode !== null || cli.child.signalCode !== null) return
+    const text = `round ${round} send ${n}`
+    const send = { text, answered: false }
+    scene.sends.push(send)
+    const answer = await cli.invoke('messages:send', { conversationId: scene.groupId, text, clientId: `r${round}-s${n}-${SEED}` })
+    send.answered = answer.ok
+  }
+}
+
+// Backfill: once the full-history download exists, a driver that turns it on (over a history long
+// enough to take several rounds) goes here; the checks after each kill cover the runs it writes.
+const DRIVERS: Driver[] = [pushes, sends]
+
+describe('the app killed at any moment', () => {
+  beforeAll(() => ensureHostBuilt(), 180_000)
+
+  it(`opens its store again with nothing lost and nothing doubled (KILL_SEED=${SEED}, ${ROUNDS} rounds)`, async () => {
+    console.log(`kill test: KILL_SEED=${SEED} KILL_ROUNDS=${ROUNDS}`)
+    const scene = await setUp()
+    let cli = await start(scene)
+    await signIn(scene, cli)
+
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      await ready(scene, cli)
+      const killAfter = Math.floor(scene.random() * KILL_WITHIN_MS)
+      const traffic = Promise.all(DRIVERS.map((drive) => drive(scene, cli, round)))
+      await pause(killAfter)
+      cli.child.kill('SIGKILL')
+      await exited(cli.child)
+      await traffic
+      await checkStoreLeft(scene, await serviceMessages(scene), `round ${round}, killed ${killAfter} ms in`)
+      checkNothingWrittenLost(scene, await serviceMessages(scene))
+      cli = await start(scene)
+    }
+
+    // A last start sends what waited, and shows the service's history whole.
+    await ready(scene, cli)
+    const answered = scene.sends.filter((send) => send.answered).map((send) => send.text)
+    await until(async () => {
+      const onService = new Set((await serviceMessages(scene)).map((message) => message.text))
+      return answered.every((text) => onService.has(text))
+    }, 20_000, 'every message the app took to send reaches the service')
+    const final = await serviceMessages(scene)
+    const texts = final.map((message) => message.text)
+    for (const send of scene.sends) expect(texts.filter((text) => text === send.text).length, send.text).toBeLessThanOrEqual(1)
+    expect(new Set(texts).size).toBe(texts.length)
+    expect(await shownHistory(scene, cli)).toEqual(final)
+    await cli.stop()
+    await checkStoreLeft(scene, final, 'at the end')
+    expect(await storedTexts(scene)).toEqual(texts)
+    console.log(`kill test: ${ROUNDS} kills; ${final.length} messages, ${scene.sends.length} sent by the app (${answered.length} answered), kept once each`)
+  }, 120_000)
+})
+
+async function setUp(): Promise<Scene> {
+  const service = await serviceFor()
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-kill-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const ada = await service.signUp({ name: 'Ada' })
+  const bea = await service.signUp({ name: 'Bea' })
+  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
+  await service.call('POST', `/v3/groups/${groupId}/members/add`, {
+    token: ada.token,
+    attest: true,
+    body: { members: [{ user_id: bea.id, nickname: 'Bea' }] }
+  })
+  for (let n = 1; n <= 60; n += 1) await service.sendGroupMessage(bea, groupId, `before ${n}`)
+  return { service, dataDir, ada, bea, groupId, random: seededRandom(SEED), sends: [] }
+}
+
+async function start(scene: Scene): Promise<BrowserCli> {
+  const cli = await startBrowserCli(
+    ['--service-origin', scene.service.origin, '--data-dir', scene.dataDir, '--port', '0'],
+    { ...environmentWithoutParley(), PARLEY_VERIFY_TOKEN: scene.service.attestationSecret },
+    { built: true }
+  )
+  cleanups.push(() => cli.stop())
+  expect(await cli.invoke('app:ready', {})).toEqual({ ok: true, value: null })
+  return cli
+}
+
+async function signIn({ service, ada }: Scene, cli: BrowserCli): Promise<void> {
+  const signedIn = await cli.invoke('session:signIn', { username: ada.email, password: ada.password })
+  if (signedIn.ok && (signedIn.value as { status: string }).status === 'verificationRequired') {
+    await cli.invoke('session:sendCode', {})
+    expect(await cli.invoke('session:confirmCode', { code: await service.lastPin(ada.phoneNumber) })).toMatchObject({ ok: true })
+  }
+}
+
+/** Up again on what the last run left: nothing was set aside or told, the conversation is open and push live. */
+async function ready(scene: Scene, cli: BrowserCli): Promise<void> {
+  await cli.event('conversations:changed', (list) => list.some((conversation) => conversation.id === scene.groupId))
+  const opened = await cli.invoke('conversations:open', { conversationId: scene.groupId })
+  expect(opened, cli.output()).toMatchObject({ ok: true })
+  await cli.event('push:status', (status) => status === 'connected')
+  expect(setAside(scene)).toEqual([])
+  await expect(cli.event('storage:notice', () => true, 1)).rejects.toThrow()
+}
+
+/** The whole history the app shows, oldest first, paging back as scrolling up does. */
+async function shownHistory(scene: Scene, cli: BrowserCli): Promise<{ id: string; text: string }[]> {
+  const opened = await cli.invoke('conversations:open', { conversationId: scene.groupId })
+  if (!opened.ok) throw new Error(opened.error.message)
+  let page = opened.value as OpenedConversation
+  const shown = [...page.messages]
+  while (page.hasOlder && shown[0] !== undefined) {
+    const older = await cli.invoke('messages:loadOlder', { conversationId: scene.groupId, beforeId: shown[0].id })
+    if (!older.ok) throw new Error(older.error.message)
+    page = { ...page, ...(older.value as { messages: Message[]; hasOlder: boolean }) }
+    shown.unshift(...page.messages)
+  }
+  return shown.map(({ id, text }) => ({ id, text }))
+}
+
+/** The group's whole history as the service has it, oldest first. */
+async function serviceMessages({ service, ada, groupId }: Scene): Promise<{ id: string; text: string }[]> {
+  const all: { id: string; text: string }[] = []
+  let after = '0'
+  for (;;) {
+    const { status, body } = await service.call<{ response: { messages: { id: string; text: string | null }[] } }>(
+      'GET',
+      `/v3/groups/${groupId}/messages?after_id=${after}&limit=100`,
+      { token: ada.token }
+    )
+    if (status === 304) return all
+    expect(status).toBe(200)
+    const page = body.response.messages
+    all.push(...page.map(({ id, text }) => ({ id, text: text ?? '' })))
+    const last = page.at(-1)
+    if (last === undefined || page.length < 100) return all
+    after = last.id
+  }
+}
+
+function storeDir({ dataDir }: Scene): string {
+  return join(dataDir, 'store')
+}
+
+function setAside(scene: Scene): string[] {
+  return existsSync(storeDir(scene)) ? readdirSync(storeDir(scene)).filter((name) => name.includes('set-aside')) : []
+}
+
+interface Kept {
+  messages: { id: string; text: string; sortKey: bigint }[]
+  runs: { first: bigint; last: bigint; reachesStart: boolean }[]
+}
+
+/**
+ * Reads the store as the killed process left it, from a copy (so the next start still meets the
+ * files exactly as they were): it must open as the app opens it (checked, recovered from its
+ * journal, migrated), with nothing set aside.
+ */
+async function readStoreLeft(scene: Scene): Promise<Kept> {
+  const copy = mkdtempSync(join(tmpdir(), 'parley-kill-copy-'))
+  try {
+    cpSync(storeDir(scene), copy, { recursive: true })
+    const { store, setAside: told } = await new FileLocalStores({ directory: copy, sealing: PLAIN_FILE, log: quietLog }).open(scene.ada.id)
+    await store.close()
+    expect(told).toBeNull()
+    expect(readdirSync(copy).filter((name) => name.includes('set-aside'))).toEqual([])
+    return readKept(join(copy, `${scene.ada.id}.db`), readFileSync(join(copy, `${scene.ada.id}.key`), 'utf8'))
+  } finally {
+    rmSync(copy, { recursive: true, force: true })
+  }
+}
+
+function readKept(file: string, key: string): Kept {
+  const db = new Sqlite(file)
+  try {
+    db.pragma(`cipher = 'sqlcipher'`)
+    db.pragma('legacy = 4')
+    db.pragma(`key = "x'${key}'"`)
+    const messages = db.prepare('SELECT id, json, sort_key AS sortKey FROM messages ORDER BY sort_key').safeIntegers(true).all() as {
+      id: string
+      json: string
+      sortKey: bigint
+    }[]
+    const runs = db.prepare('SELECT first_key AS first, last_key AS last, reaches_start AS reachesStart FROM runs').safeIntegers(true).all() as {
+      first: bigint
+      last: bigint
+      reachesStart: bigint
+    }[]
+    return {
+      messages: messages.map(({ id, json, sortKey }) => ({ id, text: (JSON.parse(json) as Message).text, sortKey })),
+      runs: runs.map((run) => ({ ...run, reachesStart: run.reachesStart === 1n }))
+    }
+  } finally {
+    db.close()
+  }
+}
+
+/** Every message kept is the service's, once; every run kept holds exactly the service's messages in its stretch. */
+async function checkStoreLeft(scene: Scene, service: { id: string; text: string }[], when: string): Promise<void> {
+  if (!existsSync(join(storeDir(scene), `${scene.ada.id}.db`))) return
+  const kept = await readStoreLeft(scene)
+  const byId = new Map(service.map((message) => [message.id, message.text]))
+  for (const message of kept.messages) expect(byId.get(message.id), `${when}: kept ${message.id} "${message.text}"`).toBe(message.text)
+  const texts = kept.messages.map((message) => message.text)
+  expect(new Set(texts).size, `${when}: a message kept twice`).toBe(texts.length)
+  for (const run of kept.runs) {
+    const inStretch = (id: string): boolean => BigInt(id) >= run.first && BigInt(id) <= run.last
+    const expected = service.filter((message) => inStretch(message.id)).map((message) => message.id)
+    const held = kept.messages.filter((message) => inStretch(message.id)).map((message) => message.id)
+    expect(held, `${when}: the run ${run.first}–${run.last} has a hole`).toEqual(expected)
+    if (run.reachesStart) expect(service[0]?.id, `${when}: a run said to reach the start does not`).toBe(held[0])
+  }
+}
+
+/** Every message the app took to send is on the service or still waits in the outbox it keeps. */
+function checkNothingWrittenLost(scene: Scene, service: { id: string; text: string }[]): void {
+  const onService = new Set(service.map((message) => message.text))
+  const waiting = new Set((dataDirStores(scene.dataDir, quietLog).preferences.get('outbox') ?? []).map((message) => message.text))
+  for (const send of scene.sends.filter((sent) => sent.answered)) {
+    expect(onService.has(send.text) || waiting.has(send.text), `"${send.text}" was taken to send and then lost`).toBe(true)
+  }
+}
+
+/** The texts of the store left, in its order. */
+async function storedTexts(scene: Scene): Promise<string[]> {
+  return (await readStoreLeft(scene)).messages.map((message) => message.text)
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new Error(`Waited ${timeoutMs} ms for this in vain: ${what}.`)
+    await pause(100)
+  }
+}
