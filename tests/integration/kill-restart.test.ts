@@ -112,7 +112,7 @@ describe('the app killed at any moment', () => {
     await checkStoreLeft(scene, final, 'at the end')
     expect(await storedTexts(scene)).toEqual(texts)
     console.log(`kill test: ${ROUNDS} kills; ${final.length} messages, ${scene.sends.length} sent by the app (${answered.length} answered), kept once each`)
-  }, 120_000)
+  }, 30_000 + ROUNDS * 10_000)
 })
 
 async function setUp(): Promise<Scene> {
