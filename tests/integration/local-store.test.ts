@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
-import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { launchApp, launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
-import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
+import { OUTBOX_NOT_KEPT_NOTICE } from '../../src/main/core/outbox-keeper'
+import { dataDirStores } from '../../src/main/storage/data-dir-stores'
+import { quietLog } from '../support/memory-platform'
+import type { PendingMessage } from '@shared/messages'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -208,4 +212,115 @@ describe('the local store', () => {
     const offline = await restart(scenery)
     expect(await readWholeHistory(offline, scenery.groupId)).toEqual(everyMessage)
   })
+
+  it('keeps an unsent text readable in no file of the data directory while it waits, and sends it once when the service is back', async () => {
+    const scenery = await scene()
+    const app = launch(scenery)
+    await signInThroughSms(app, scenery.service, scenery.ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await app.call('conversations:open', { conversationId: scenery.groupId })
+    scenery.proxy.cut()
+    const unique = `the heron waits by the weir ${Date.now()}`
+    const pending = await app.call('messages:send', { conversationId: scenery.groupId, text: unique, clientId: 'waiting-1' })
+    expect(pending).toMatchObject({ clientId: 'waiting-1', text: unique })
+    await app.events.waitFor('outbox:changed', (change) => change.pending.some((message) => message.clientId === 'waiting-1' && message.state === 'failed'))
+
+    // While the app runs, and the message waits: it is on disk, in the store, and nowhere in plain text.
+    const files = filesUnder(scenery.dataDir)
+    expect(files.some((path) => path.endsWith('.db'))).toBe(true)
+    for (const path of files) expect(readFileSync(path).includes(Buffer.from(unique)), `${unique} in ${path}`).toBe(false)
+    await app.core.stop()
+    expect((await keptOutbox(scenery)).map((message) => message.text)).toEqual([unique])
+
+    scenery.proxy.restore()
+    const back = await restart(scenery)
+    await back.events.waitFor('outbox:changed', (change) => change.conversationId === scenery.groupId && change.pending.length === 0, 30_000)
+    const stored = await scenery.service.call('GET', `/v3/groups/${scenery.groupId}/messages`, { token: scenery.ada.token, query: { limit: '5' } })
+    expect(stored.body.response.messages.filter((message: { text: string }) => message.text === unique)).toHaveLength(1)
+  })
+
+  it('moves an outbox an older version kept in the settings file into the store, and sends it once', async () => {
+    const scenery = await scene()
+    const first = launch(scenery)
+    await signInThroughSms(first, scenery.service, scenery.ada)
+    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await first.call('conversations:open', { conversationId: scenery.groupId })
+    await first.core.stop()
+    const unique = `left by an older version ${Date.now()}`
+    const legacy: PendingMessage = { clientId: 'legacy-1', conversationId: scenery.groupId, text: unique, queuedAt: Date.now(), state: 'failed', error: null }
+    dataDirStores(scenery.dataDir, quietLog).preferences.set('outbox', [legacy])
+    expect(readFileSync(join(scenery.dataDir, 'settings.json'), 'utf8')).toContain(unique)
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    expect((await offline.call('conversations:open', { conversationId: scenery.groupId })).pending).toMatchObject([{ clientId: 'legacy-1', text: unique }])
+    for (const path of filesUnder(scenery.dataDir)) expect(readFileSync(path).includes(Buffer.from(unique)), `${unique} in ${path}`).toBe(false)
+    await offline.core.stop()
+    expect((await keptOutbox(scenery)).map((message) => message.clientId)).toEqual(['legacy-1'])
+
+    scenery.proxy.restore()
+    const back = await restart(scenery)
+    await back.events.waitFor('outbox:changed', (change) => change.conversationId === scenery.groupId && change.pending.length === 0, 30_000)
+    const stored = await scenery.service.call('GET', `/v3/groups/${scenery.groupId}/messages`, { token: scenery.ada.token, query: { limit: '5' } })
+    expect(stored.body.response.messages.filter((message: { source_guid: string }) => message.source_guid === 'legacy-1')).toHaveLength(1)
+  })
+
+  it('keeps what waited when the session ended for the same account, and never sends it as another who signs in meanwhile', async () => {
+    const scenery = await scene()
+    const bea = await scenery.service.createUser({ name: 'Bea' })
+    const app = launch(scenery)
+    await signInThroughSms(app, scenery.service, scenery.ada)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await scenery.service.call('POST', '/v2/access_tokens/current/destroy', { token: (await app.vault.load())?.token ?? '' })
+    await app.call('messages:send', { conversationId: scenery.groupId, text: 'Ada wrote this', clientId: 'ada-1' })
+    await app.events.waitFor('session:changed', (state) => state.status === 'signedOut')
+
+    // Bea's store is another: nothing of Ada's waits there, and nothing goes out as Bea.
+    await signInThroughSms(app, scenery.service, bea)
+    expect(await app.call('conversations:list', {})).toEqual([])
+    expect(app.events.all('outbox:changed').at(-1)).toMatchObject({ conversationId: scenery.groupId, pending: [] })
+    await app.call('session:signOut', {})
+
+    const changesBefore = app.events.all('outbox:changed').length
+    await signInThroughSms(app, scenery.service, scenery.ada)
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === scenery.groupId && change.pending.length === 0, 30_000, changesBefore)
+    const stored = await scenery.service.call('GET', `/v3/groups/${scenery.groupId}/messages`, { token: scenery.ada.token, query: { limit: '5' } })
+    expect(stored.body.response.messages.filter((message: { source_guid: string }) => message.source_guid === 'ada-1')).toEqual([
+      expect.objectContaining({ text: 'Ada wrote this', user_id: scenery.ada.id })
+    ])
+  })
 })
+
+describe('with no store to keep the outbox in', () => {
+  it('keeps what is written in memory, says so, writes it nowhere in plain text, and still sends it', async () => {
+    const scenery = await scene()
+    const unopenable: LocalStores = {
+      open: () => Promise.reject(new Error('disk I/O error')),
+      has: async () => false,
+      remove: async () => undefined
+    }
+    const app = launchApp(scenery.proxy.origin, cleanups, { stores: unopenable })
+    await signInThroughSms(app, scenery.service, scenery.ada)
+    await app.events.waitFor('storage:notice', (notice) => notice.text === OUTBOX_NOT_KEPT_NOTICE)
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    scenery.proxy.cut()
+    await app.call('messages:send', { conversationId: scenery.groupId, text: 'kept in memory', clientId: 'memory-1' })
+    await app.events.waitFor('outbox:changed', (change) => change.pending.some((message) => message.clientId === 'memory-1' && message.state === 'failed'))
+    expect(app.preferences.values.outbox).toBeUndefined()
+
+    scenery.proxy.restore()
+    await app.events.waitFor('outbox:changed', (change) => change.conversationId === scenery.groupId && change.pending.length === 0, 30_000)
+    const stored = await scenery.service.call('GET', `/v3/groups/${scenery.groupId}/messages`, { token: scenery.ada.token, query: { limit: '5' } })
+    expect(stored.body.response.messages.filter((message: { source_guid: string }) => message.source_guid === 'memory-1')).toHaveLength(1)
+  })
+})
+
+/** Ada's outbox as her store keeps it, read with no app running on the directory. */
+async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
+  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
+  try {
+    return await store.outbox()
+  } finally {
+    await store.close()
+  }
+}

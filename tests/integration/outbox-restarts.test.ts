@@ -1,5 +1,5 @@
 // The outbox across app restarts (the reliability suite): what the user wrote and the service
-// has not confirmed is kept on disk, in browser mode's own files, and a later run of the app sends
+// has not confirmed is kept on disk, in the account's store in browser mode's own files, and a later run of the app sends
 // each message exactly once through its `source_guid`, also when the service took a send whose
 // answer never came back. The network is cut, and answers lost, by a TCP proxy between the app and
 // the real local service; "stopping the app" is its core stopping, the next run a new core on the
@@ -13,7 +13,9 @@ import type { TestService, TestUser } from '../../server/test/support'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { chatId, compareIds, type ConversationId } from '@shared/conversation-id'
 import type { PendingMessage } from '@shared/messages'
+import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { quietLog } from '../support/memory-platform'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 
 const { cleanups, service: serviceFor } = testScope()
@@ -91,10 +93,19 @@ async function nextRun(world: Rig): Promise<App> {
   return app
 }
 
-/** What the app wrote to its data directory as the outbox, straight from the file. */
-function outboxOnDisk(world: Rig): PendingMessage[] {
+/**
+ * What the app kept on disk as Ada's outbox, read from her store as the next run opens it (with no
+ * app running on the directory); never in the plain settings file.
+ */
+async function outboxOnDisk(world: Rig): Promise<PendingMessage[]> {
   const settings = JSON.parse(readFileSync(join(world.dataDir, 'settings.json'), 'utf8')) as { outbox?: PendingMessage[] }
-  return settings.outbox ?? []
+  expect(settings.outbox).toBeUndefined()
+  const { store } = await dataDirStores(world.dataDir, quietLog).stores.open(world.ada.id)
+  try {
+    return await store.outbox()
+  } finally {
+    await store.close()
+  }
 }
 
 /** Ada's messages in a conversation as the service stores them, oldest first, read over REST. */
@@ -157,7 +168,7 @@ describe('the outbox across app restarts', () => {
     await expect.poll(() => pendingShown(first, world.group)?.every((pending) => pending.state === 'failed')).toBe(true)
     await expect.poll(() => pendingShown(first, world.chat)?.every((pending) => pending.state === 'failed')).toBe(true)
     await first.core.stop()
-    expect(outboxOnDisk(world).map((pending) => pending.text)).toEqual([...groupTexts, ...chatTexts])
+    expect((await outboxOnDisk(world)).map((pending) => pending.text)).toEqual([...groupTexts, ...chatTexts])
 
     // Started again while still offline: signed in as before, the messages wait where they were.
     const second = await nextRun(world)
@@ -174,7 +185,8 @@ describe('the outbox across app restarts', () => {
     expect(chat.map((message) => [message.text, message.source_guid])).toEqual(chatTexts.map((text, index) => [text, chatIds[index]]))
     await expectShownOnce(second, world.group, groupTexts)
     await expectShownOnce(second, world.chat, chatTexts)
-    expect(outboxOnDisk(world)).toEqual([])
+    await second.core.stop()
+    expect(await outboxOnDisk(world)).toEqual([])
   })
 
   it('sends a picture written offline with its picture after the restart', async () => {
@@ -212,7 +224,7 @@ describe('the outbox across app restarts', () => {
       await first.core.stop()
       world.proxy.unblock()
       expect((await storedByAda(world, conversationId)).map((message) => message.source_guid)).toEqual([clientId])
-      expect(outboxOnDisk(world).map((pending) => pending.clientId)).toEqual([clientId])
+      expect((await outboxOnDisk(world)).map((pending) => pending.clientId)).toEqual([clientId])
 
       const second = await nextRun(world)
       await untilOutboxEmpty(second, conversationId)
@@ -273,7 +285,7 @@ describe('the outbox across app restarts', () => {
     world.proxy.unblock()
     await expect.poll(() => pendingShown(second, world.group)?.every((pending) => pending.state === 'failed')).toBe(true)
     expect((await storedByAda(world, world.group)).map((message) => message.text)).toEqual(texts.slice(0, 3))
-    expect(outboxOnDisk(world).map((pending) => pending.text)).toEqual(texts.slice(2))
+    expect((await outboxOnDisk(world)).map((pending) => pending.text)).toEqual(texts.slice(2))
 
     const third = await nextRun(world)
     await untilOutboxEmpty(third, world.group)

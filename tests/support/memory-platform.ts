@@ -60,6 +60,9 @@ export class MemoryPreferences implements Preferences {
   set<K extends keyof PreferenceValues>(key: K, value: PreferenceValues[K]): void {
     this.values[key] = value
   }
+  delete(key: keyof PreferenceValues): void {
+    Reflect.deleteProperty(this.values, key)
+  }
 }
 
 export class RecordingNotifier implements Notifier {

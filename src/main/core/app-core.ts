@@ -32,6 +32,7 @@ import { messageHandlers } from './message-handlers'
 import { Notifications } from './notifications'
 import { OpenConversation } from './open-conversation'
 import { Outbox } from './outbox'
+import { OutboxKeeper } from './outbox-keeper'
 import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page-pictures'
 import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
@@ -84,7 +85,7 @@ export interface AppCore {
   locked(): void
   /** The host saw the computer wake or the screen unlock. */
   resumed(): void
-  /** Restores a kept session and connects push; resolves once that has been attempted. */
+  /** Restores a kept session (with what it left unsent) and connects push; resolves once that has been attempted. */
   start(): Promise<void>
   /** Disconnects push and stops timers; safe to call more than once. */
   stop(): Promise<void>
@@ -100,14 +101,19 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const { push } = deps.service
 
   let pushStatus: PushStatus = 'offline'
-  /** Whose unsent messages the outbox holds: they go out only as that account. */
-  let outboxOwner: string | null = deps.preferences.get('account')?.id ?? null
+  /** Whose store is open: a sign-out by the user removes it. */
+  let signedInAs: string | null = null
+  /** Settles once the signed-in account's unsent messages are back from its store. */
+  let outboxBack: Promise<void> = Promise.resolve()
 
   const flow = new MessageFlow((event, error) => log.error(`a listener of the message flow's ${event} failed`, error))
   const keeper =
     deps.stores === undefined
       ? null
-      : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: (text) => events.emit('storage:notice', { text }), ...timers })
+      : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: (text) => storageNotice(text), ...timers })
+  const storageNotice = (text: string): void => events.emit('storage:notice', { text })
+  // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
+  const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log, notice: storageNotice })
   const opened = new OpenConversation(push)
   // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
   // §14.5): whichever call on it first answers 404 takes it out of the list.
@@ -148,12 +154,18 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     ...timers,
     changed: (state) => events.emit('session:changed', state),
     signedIn: (me) => {
-      if (outboxOwner !== me.id) outbox.clear()
-      outboxOwner = me.id
+      signedInAs = me.id
       push.start(me)
+      const store = keeper?.open(me.id) ?? Promise.resolve(null)
+      // What this account left unsent comes back from its store, with what is written meanwhile.
+      const outboxKept = outboxKeeper.signedIn(me.id, store).then((saved) => {
+        if (session.me?.id === me.id) outbox.restore(saved)
+      })
+      outboxBack = outboxKept
       // What this device kept shows first; the service then brings it up to date. Chats whose
       // first message never went are listed again with it, before it is sent again.
-      showKept(me)
+      showKept(me, store)
+        .then(() => outboxKept)
         .then(() => refreshConversations())
         .then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
         .then(
@@ -162,13 +174,15 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
         )
     },
     signedOut: async (byUser) => {
-      // A session that merely ended keeps the outbox: what the user wrote goes out if they sign back
-      // in (and is dropped only when someone else does). Everything read from the service is theirs
-      // no longer to show.
+      // What the user wrote stays in their store, to go out when they sign back in; nobody else
+      // opens it. Everything read from the service is theirs no longer to show.
+      const accountId = signedInAs
+      signedInAs = null
       void push.stop()
       catchUp.cancel()
       backfill.stop()
-      outbox.stop()
+      outbox.release()
+      outboxKeeper.signedOut()
       uploads.cancelAll()
       opened.clear()
       shareOrigins.forget()
@@ -184,10 +198,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
         return
       }
       // Signed out by the user (who said yes to dropping what waited unsent): nothing of the
-      // account stays on this device, its stored messages, pictures and key included.
-      outbox.clear()
-      if (keeper !== null && outboxOwner !== null) {
-        await keeper.remove(outboxOwner).catch((error: unknown) => {
+      // account stays on this device, its stored messages, outbox, pictures and key included.
+      if (keeper !== null && accountId !== null) {
+        await keeper.remove(accountId).catch((error: unknown) => {
           log.error('could not remove what this device keeps of the account', error)
           events.emit('storage:notice', { text: NOT_REMOVED_NOTICE })
         })
@@ -273,13 +286,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       conversations.unsentChanged(conversationId, pending)
       events.emit('outbox:changed', { conversationId, pending })
     },
-    save: (all) => deps.preferences.set('outbox', all),
+    save: (all) => outboxKeeper.save(all),
     chatPartnerName: (conversationId) => conversations.get(conversationId)?.name,
     groupRefused: async (conversationId) => {
       await handlers['groups:get']({ groupId: conversationId })
     }
   })
-  outbox.restore(deps.preferences.get('outbox') ?? [])
   const uploads = new Uploads({
     upload: (upload) => deps.service.images.uploadImage(upload),
     progress: (progress) => events.emit('uploads:progress', progress)
@@ -337,9 +349,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     if (change.kind === 'replaced') events.emit('messages:updated', change.message)
   })
 
-  /** Opens the account's store and shows the list it kept, if the service has not answered first. */
-  async function showKept(me: Me): Promise<void> {
-    const store = await keeper?.open(me.id)
+  /** Shows the list the account's store kept, once it is open, if the service has not answered first. */
+  async function showKept(me: Me, opening: Promise<LocalStore | null>): Promise<void> {
+    const store = await opening
     if (!store || session.me?.id !== me.id) return
     const kept = await store.conversations().catch((error: unknown) => {
       log.warn('could not read the conversation list kept on this device', error)
@@ -461,6 +473,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     start: async () => {
       attention.start()
       await session.restore()
+      await outboxBack
     },
     stop: async () => {
       catchUp.cancel()

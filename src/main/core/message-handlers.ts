@@ -26,7 +26,10 @@ export function messageHandlers(context: FeatureContext, parts: MessageParts): M
     },
     'messages:send': async ({ conversationId, text, clientId, attachments }) => {
       context.conversation(conversationId)
-      return outbox.enqueue(conversationId, text, clientId, attachments ?? [])
+      const pending = outbox.enqueue(conversationId, text, clientId, attachments ?? [])
+      // The message is on disk before the page shows it as waiting.
+      await outbox.saved()
+      return outbox.waiting(clientId) ?? pending
     },
     'messages:retry': async ({ conversationId, clientId }) => {
       context.me()

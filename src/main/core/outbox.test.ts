@@ -565,6 +565,67 @@ describe('Outbox', () => {
     expect(service.callsOf('sendMessage')).toHaveLength(2)
   })
 
+  it('shows a new message as waiting, and sends it, only once it is kept', async () => {
+    const service = new MemoryService(ME)
+    service.addConversation(GROUP)
+    const changes: PendingMessage[][] = []
+    let keep: () => void = () => undefined
+    const outbox = new Outbox({
+      deliver: (pending) => service.sendMessage(pending.conversationId, pending.text, pending.clientId),
+      recoverDelivered: async () => undefined,
+      history: service,
+      delivered: () => undefined,
+      changed: (_conversationId, pending) => void changes.push(pending),
+      save: () => new Promise<void>((resolve) => (keep = resolve))
+    })
+    stopOutbox = () => outbox.stop()
+    let kept = false
+    outbox.enqueue(GROUP, 'hello', 'c1')
+    void outbox.saved().then(() => (kept = true))
+    await settled()
+    expect(changes).toEqual([])
+    expect(service.callsOf('sendMessage')).toEqual([])
+    expect(kept).toBe(false)
+
+    keep()
+    await settled()
+    expect(kept).toBe(true)
+    expect(changes[0]).toMatchObject([{ clientId: 'c1', state: 'sending' }])
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
+  })
+
+  it('lets go of every message on release without saving, so the account’s kept outbox stays as it was', async () => {
+    const { service, outbox, steps, saves } = started()
+    service.failNext('sendMessage', 'NETWORK', { times: 2 })
+    outbox.enqueue(GROUP, 'one', 'c1')
+    await settled()
+    steps.length = 0
+    const savedBefore = saves.length
+
+    outbox.release()
+    expect(outbox.pendingIn(GROUP)).toEqual([])
+    expect(steps).toEqual([`${GROUP}: []`])
+    expect(saves).toHaveLength(savedBefore)
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(service.callsOf('sendMessage')).toHaveLength(1)
+  })
+
+  it('restores what was kept beside what was written meanwhile, keeping a message it holds as it is', async () => {
+    const { service, outbox, sentTexts } = started()
+    const release = service.holdNext('sendMessage')
+    outbox.enqueue(GROUP, 'written while it opened', 'c2')
+    await settled()
+    outbox.restore([saved({ clientId: 'c1', text: 'kept', queuedAt: 1 }), saved({ clientId: 'c2', text: 'written while it opened', queuedAt: 2 })])
+    expect(outbox.pendingIn(GROUP)).toMatchObject([
+      { clientId: 'c1', state: 'failed' },
+      { clientId: 'c2', state: 'sending' }
+    ])
+    release()
+    outbox.resume()
+    await settled()
+    expect(sentTexts(GROUP).toSorted()).toEqual(['kept', 'written while it opened'])
+  })
+
   it('stops the timed retry on stop, but keeps the message for the next resume', async () => {
     const { service, outbox, sentTexts } = started()
     service.failNext('sendMessage', 'NETWORK')

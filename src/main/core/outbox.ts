@@ -22,8 +22,11 @@ export interface OutboxDependencies {
   history: Pick<TimelineService, 'latestMessages' | 'messagesBefore'>
   delivered(message: Message, pending: PendingMessage): void
   changed(conversationId: ConversationId, pending: PendingMessage[]): void
-  /** Keeps the outbox across restarts. */
-  save(all: PendingMessage[]): void
+  /**
+   * Keeps the outbox across restarts: every message still waiting, after each change. Resolves once
+   * it is kept (or could not be: the keeper says so itself); a new message shows only after that.
+   */
+  save(all: PendingMessage[]): Promise<void> | void
   /** Who the user writes to in a chat, to say who refused a message; undefined when not known. */
   chatPartnerName?(conversationId: ConversationId): string | undefined
   /**
@@ -80,14 +83,20 @@ export class Outbox {
   readonly #retry = new RetryTimer({ firstMs: FIRST_RETRY_MS, longestMs: LONGEST_RETRY_MS }, () => this.resume())
   /** Stopped (shutdown, sign-out): an attempt that fails afterwards must not set the timer again. */
   #stopped = false
+  /** The last save asked for; saves land in the order asked, so this one landing means all have. */
+  #lastSave: Promise<void> = Promise.resolve()
 
   constructor(deps: OutboxDependencies) {
     this.#deps = deps
   }
 
-  /** Brings back what was still unsent when the app last stopped; it goes out when the service answers. */
+  /**
+   * Brings back what was still unsent when the app last stopped; it goes out when the service
+   * answers. A message the outbox holds already is left as it is.
+   */
   restore(saved: PendingMessage[]): void {
     for (const message of saved) {
+      if (this.#entries.has(message.clientId)) continue
       // It was being sent, or had failed, when the app stopped: whether it got there is not known.
       this.#entries.set(message.clientId, {
         message: { ...message, state: 'failed', error: 'Not sent yet. It will be sent when the service is reachable.' },
@@ -129,9 +138,23 @@ export class Outbox {
     }
     this.#entries.set(clientId, { message, waitingForService: false, mayHaveArrived: false })
     this.#stopped = false
-    this.#announce(conversationId)
-    this.#attempt(clientId)
+    // On disk before anything shows it as waiting, or sends it: whatever happens next, it is kept.
+    const show = (): void => {
+      this.#announce(conversationId, false)
+      this.#attempt(clientId)
+    }
+    this.#save().then(show, show)
     return message
+  }
+
+  /** Resolves once every change so far is kept (or failed to be: the keeper tells that itself). */
+  saved(): Promise<void> {
+    return this.#lastSave
+  }
+
+  /** The message as it stands now, while it waits; undefined once it has gone. */
+  waiting(clientId: string): PendingMessage | undefined {
+    return this.#entries.get(clientId)?.message
   }
 
   retry(conversationId: ConversationId, clientId: string): PendingMessage {
@@ -173,10 +196,22 @@ export class Outbox {
 
   /** Someone else signed in: these messages belong to the account that wrote them. */
   clear(): void {
+    this.#forget(true)
+  }
+
+  /**
+   * The account signed out: what waits is kept where it was saved (that account's store), to go
+   * out when it signs in again, and is no longer the app's to show or send.
+   */
+  release(): void {
+    this.#forget(false)
+  }
+
+  #forget(save: boolean): void {
     this.stop()
     const conversations = new Set([...this.#entries.values()].map((entry) => entry.message.conversationId))
     this.#entries.clear()
-    for (const conversationId of conversations) this.#announce(conversationId)
+    for (const conversationId of conversations) this.#announce(conversationId, save)
   }
 
   /** Cancels the timed retry (shutdown); what is waiting stays, for `resume`. */
@@ -316,9 +351,15 @@ export class Outbox {
     this.#announce(pending.conversationId)
   }
 
-  #announce(conversationId: ConversationId): void {
+  #announce(conversationId: ConversationId, save = true): void {
     this.#deps.changed(conversationId, this.pendingIn(conversationId))
-    this.#deps.save([...this.#entries.values()].map((entry) => entry.message))
+    if (save) void this.#save()
+  }
+
+  #save(): Promise<void> {
+    const saving = Promise.resolve(this.#deps.save([...this.#entries.values()].map((entry) => entry.message))).catch(() => undefined)
+    this.#lastSave = saving
+    return saving
   }
 }
 

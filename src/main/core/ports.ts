@@ -445,6 +445,7 @@ export interface TokenVault {
 export interface Preferences {
   get<K extends keyof PreferenceValues>(key: K): PreferenceValues[K] | undefined
   set<K extends keyof PreferenceValues>(key: K, value: PreferenceValues[K]): void
+  delete(key: keyof PreferenceValues): void
 }
 
 export interface PreferenceValues {
@@ -453,7 +454,10 @@ export interface PreferenceValues {
   /** The newest message id each account has seen, per conversation: account id → conversation id → message id. */
   lastRead: Record<string, Record<ConversationId, string>>
   windowBounds: { x: number; y: number; width: number; height: number }
-  /** Messages not yet accepted by the service when the app last stopped. */
+  /**
+   * Messages not yet accepted by the service when an older version last stopped, kept here in
+   * plain text: moved into the account's store (encrypted) at its next sign-in, and removed.
+   */
   outbox: PendingMessage[]
   /** Who was signed in, so the app can show itself while the service is out of reach. */
   account: Me

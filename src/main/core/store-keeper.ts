@@ -198,6 +198,34 @@ export class StoreKeeper {
     }
   }
 
+  /**
+   * Runs `task` on `accountId`'s store in turn with the writes queued before it, its opening among
+   * them; resolves with what it answered, or null when that store is not open by then (none could
+   * be, or the account signed out) or the task failed (told as any failed write is).
+   */
+  inTurn<T>(accountId: string, task: (store: LocalStore) => Promise<T>): Promise<{ value: T } | null> {
+    const target = this.#target?.accountId === accountId ? this.#target : null
+    const turn = this.#writes.then(async () => {
+      const store = target === null ? null : await target.opened
+      if (store === null) return null
+      try {
+        return { value: await task(store) }
+      } catch (error) {
+        this.#writeFailed(error)
+        return null
+      }
+    })
+    this.#writes = turn.then(() => undefined)
+    return turn
+  }
+
+  #writeFailed(error: unknown): void {
+    this.#deps.log.error('could not write to the local store', error)
+    if (this.#failureTold) return
+    this.#failureTold = true
+    this.#deps.notice(WRITE_FAILED_NOTICE)
+  }
+
   /** Queues a write into the store of whoever is signed in now, once it is open. */
   #write(write: (store: LocalStore) => Promise<void>): void {
     const target = this.#target
@@ -208,10 +236,7 @@ export class StoreKeeper {
       try {
         await write(store)
       } catch (error) {
-        this.#deps.log.error('could not write to the local store', error)
-        if (this.#failureTold) return
-        this.#failureTold = true
-        this.#deps.notice(WRITE_FAILED_NOTICE)
+        this.#writeFailed(error)
       }
     })
   }

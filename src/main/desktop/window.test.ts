@@ -48,6 +48,9 @@ function memoryPreferences(initial: Partial<PreferenceValues> = {}): Preferences
     get: (key) => values[key],
     set: (key, value) => {
       values[key] = value
+    },
+    delete: (key) => {
+      Reflect.deleteProperty(values, key)
     }
   }
 }

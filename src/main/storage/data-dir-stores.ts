@@ -11,8 +11,8 @@ import { StoredPreferences } from './stored-preferences'
 
 /**
  * The stores of a data directory (created private if missing): the session token in a file of its
- * own, preferences (the saved outbox among them) and settings in `settings.json`, and each
- * account's conversations and messages under `store/`, their keys protected by the files' modes.
+ * own, preferences and settings in `settings.json`, and each account's conversations, messages
+ * and unsent messages under `store/`, their keys protected by the files' modes.
  */
 export function dataDirStores(
   dataDir: string,

@@ -80,4 +80,8 @@ export class StoredPreferences implements Preferences {
   set<K extends keyof PreferenceValues>(key: K, value: PreferenceValues[K]): void {
     this.#store.set(key, value)
   }
+
+  delete(key: keyof PreferenceValues): void {
+    this.#store.delete(key)
+  }
 }
