@@ -248,6 +248,12 @@ export interface EventContract {
   /** The outbox of one conversation changed: its full list of messages not yet accepted. */
   'outbox:changed': { conversationId: ConversationId; pending: PendingMessage[] }
   'push:status': PushStatus
+  /**
+   * Whether the app counts as offline: push is not connected and the service cannot be reached (it
+   * refused the connection, did not answer, or push has not connected for a few seconds). What the
+   * app shows then is what this device keeps. Never true while push is connected.
+   */
+  'connection:offline': { offline: boolean }
   /** Someone else is typing in the open conversation (they count as stopped 5 s after `at`). */
   'typing:received': Typist
   'uploads:progress': UploadProgress
@@ -400,6 +406,7 @@ const eventNames = {
   'messages:received': true,
   'outbox:changed': true,
   'push:status': true,
+  'connection:offline': true,
   'uploads:progress': true,
   'conversations:focus': true,
   'desktop:changed': true,

@@ -11,6 +11,11 @@ export interface TcpProxy {
   readonly origin: string
   /** Drops every open connection and refuses new ones until `restore()`. */
   cut(): void
+  /**
+   * Drops every open connection and takes new ones without ever answering, until `restore()` (which
+   * drops them): a service, or a network, that does not answer rather than refusing.
+   */
+  silence(): void
   restore(): void
   readonly isCut: boolean
   /**
@@ -50,11 +55,20 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   const carried = new Map<Socket, string[]>()
   let blocked: RegExp | null = null
   let cut = false
+  let silent = false
+  /** Connections taken while silent, never answered. */
+  const held = new Set<Socket>()
   let connections = 0
 
   const server: Server = createServer((client) => {
     if (cut) {
       client.resetAndDestroy()
+      return
+    }
+    if (silent) {
+      held.add(client)
+      client.on('error', () => held.delete(client))
+      client.resume()
       return
     }
     connections += 1
@@ -132,8 +146,16 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       for (const socket of open) socket.destroy()
       open.clear()
     },
+    silence() {
+      silent = true
+      for (const socket of open) socket.destroy()
+      open.clear()
+    },
     restore() {
       cut = false
+      silent = false
+      for (const socket of held) socket.destroy()
+      held.clear()
     },
     get isCut() {
       return cut
@@ -152,7 +174,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
       return connections
     },
     async close() {
-      for (const socket of open) socket.destroy()
+      for (const socket of [...open, ...held]) socket.destroy()
       open.clear()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }

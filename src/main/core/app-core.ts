@@ -37,6 +37,7 @@ import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page
 import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
 import { Polls } from './polls'
+import { Reachability, watchingReach } from './reachability'
 import type { AppWindow, EventSink, IdleSource, LocalStore, LocalStores, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
@@ -115,6 +116,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
   const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log, notice: storageNotice })
   const opened = new OpenConversation(push)
+  const reachability = new Reachability({ changed: (offline) => events.emit('connection:offline', { offline }), ...timers })
   // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
   // §14.5): whichever call on it first answers 404 takes it out of the list.
   const goneGroups: GoneGroups = new GoneGroups({
@@ -122,7 +124,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     readGroup: (groupId) => deps.service.gateway.groupDetails(groupId),
     gone: (groupId) => forgetGroup(groupId)
   })
-  const watched: ServiceGateway = watchingForGoneGroups(deps.service.gateway, goneGroups)
+  // Every answer, and every failure to reach the service, tells whether the app is offline.
+  const watched: ServiceGateway = watchingReach(watchingForGoneGroups(deps.service.gateway, goneGroups), reachability)
   const gateway: ServiceGateway = keeper === null ? watched : keepingReads(watched, { store: () => keeper.store, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
   deps.service.attach({
     token: () => session.token,
@@ -363,6 +366,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   function setPushStatus(status: PushStatus): void {
     pushStatus = status
     keeper?.pushLive(status === 'connected')
+    reachability.pushChanged(status)
     events.emit('push:status', status)
   }
 
@@ -438,7 +442,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   const handlers: InvokeHandlers = {
-    ...sessionHandlers(features, session, () => pushStatus, () => outbox.size),
+    ...sessionHandlers(features, session, () => ({ push: pushStatus, offline: reachability.offline }), () => outbox.size),
     ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, signedIn: () => session.me !== null }),
     ...messageHandlers(features, {
       timelines,
@@ -482,6 +486,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       attention.stop()
       conversations.stop()
       outbox.stop()
+      reachability.stop()
       await push.stop()
       await keeper?.close()
     }

@@ -261,6 +261,7 @@ const EVENTS: { [E in EventName]: Filter<EventContract[E]> } = {
   'messages:updated': (message, pictures) => pictures.message(message),
   'outbox:changed': asIs,
   'push:status': asIs,
+  'connection:offline': asIs,
   'typing:received': asIs,
   'uploads:progress': asIs,
   'conversations:focus': asIs,

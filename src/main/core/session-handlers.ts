@@ -11,11 +11,18 @@ export type SessionHandlers = Pick<InvokeHandlers, SessionChannel>
  * `unsent`: how many messages the user wrote wait unsent. Signing out discards them, so it asks
  * for their say-so: no caller (the window, the tray) drops them in silence.
  */
-export function sessionHandlers(context: FeatureContext, session: Session, pushStatus: () => PushStatus, unsent: () => number): SessionHandlers {
+export function sessionHandlers(
+  context: FeatureContext,
+  session: Session,
+  connection: () => { push: PushStatus; offline: boolean },
+  unsent: () => number
+): SessionHandlers {
   return {
     'app:ready': async () => {
       // A renderer that (re)loads learns the connection's state now; it only changes rarely.
-      context.events.emit('push:status', pushStatus())
+      const { push, offline } = connection()
+      context.events.emit('push:status', push)
+      context.events.emit('connection:offline', { offline })
       // A reload is how a person asks for what is new. The list here was fetched at sign-in and
       // on reconnects, and the service announces to nobody a group deleted or a change of its
       // settings (§14.5): the page gets this list now and the service's own when it comes.

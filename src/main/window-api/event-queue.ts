@@ -72,6 +72,7 @@ function stateKey<E extends EventName>(event: E, payload: EventContract[E]): str
     case 'session:changed':
     case 'conversations:changed':
     case 'push:status':
+    case 'connection:offline':
     case 'conversations:focus':
       return event
   }

@@ -1,0 +1,102 @@
+// Offline against the real service and real files: a start with the service refusing connections,
+// or not answering at all, is signed in from the store and says it is offline (the header's
+// `Offline`), what is written then waits, and it all goes out once, in order, when the service is back.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { TestService, TestUser } from '../../server/test/support'
+import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+
+const { cleanups, service: serviceFor } = testScope()
+
+type App = AppHarness<TokenVault, Preferences>
+
+interface Scene {
+  service: TestService
+  proxy: TcpProxy
+  dataDir: string
+  ada: TestUser
+  groupId: string
+}
+
+/** Ada, a group with a little history, and a first run that read it before stopping. */
+async function keptScene(): Promise<Scene> {
+  const service = await serviceFor()
+  const proxy = await startTcpProxy(service.origin)
+  cleanups.push(() => proxy.close())
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-offline-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const ada = await service.signUp({ name: 'Ada' })
+  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
+  for (const text of ['kept 1', 'kept 2']) await service.sendGroupMessage(ada, groupId, text)
+  const first = launchAppOnDisk(proxy.origin, cleanups, dataDir)
+  await signInThroughSms(first, service, ada)
+  await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === groupId))
+  await first.call('conversations:open', { conversationId: groupId })
+  await first.core.stop()
+  return { service, proxy, dataDir, ada, groupId }
+}
+
+async function startAgain({ proxy, dataDir }: Scene): Promise<App> {
+  const app = launchAppOnDisk(proxy.origin, cleanups, dataDir)
+  await app.core.start()
+  return app
+}
+
+function offlineSaid(app: App): boolean | undefined {
+  return app.events.all('connection:offline').at(-1)?.offline
+}
+
+describe('offline', () => {
+  it('says so at once when the service refuses the connection, shows what is kept, and sends what was written once, in order, when it is back', async () => {
+    const scene = await keptScene()
+    scene.proxy.cut()
+    const app = await startAgain(scene)
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
+    await app.events.waitFor('connection:offline', (state) => state.offline)
+    expect(app.events.all('push:status').at(-1)).not.toBe('connected')
+    expect(await app.call('conversations:list', {})).toEqual([expect.objectContaining({ id: scene.groupId })])
+    const opened = await app.call('conversations:open', { conversationId: scene.groupId })
+    expect(opened.messages.map((message) => message.text)).toEqual(['kept 1', 'kept 2'])
+
+    for (const n of [1, 2]) {
+      await app.call('messages:send', { conversationId: scene.groupId, text: `written offline ${n}`, clientId: `offline-${n}` })
+    }
+    await expect
+      .poll(() => app.events.all('outbox:changed').at(-1)?.pending.map((message) => [message.clientId, message.state]))
+      .toEqual([
+        ['offline-1', 'failed'],
+        ['offline-2', 'failed']
+      ])
+    // A page that (re)loads now is told too.
+    const toldBefore = app.events.all('connection:offline').length
+    await app.call('app:ready', {})
+    expect(app.events.all('connection:offline').slice(toldBefore)).toEqual([{ offline: true }])
+
+    scene.proxy.restore()
+    await app.events.waitFor('push:status', (status) => status === 'connected', 45_000)
+    expect(offlineSaid(app)).toBe(false)
+    await expect.poll(() => app.events.all('outbox:changed').at(-1)?.pending.length, { timeout: 30_000 }).toBe(0)
+    const stored = await scene.service.call('GET', `/v3/groups/${scene.groupId}/messages`, { token: scene.ada.token, query: { limit: '10' } })
+    const texts = (stored.body.response.messages as { text: string }[]).map((message) => message.text).reverse()
+    expect(texts).toEqual(['kept 1', 'kept 2', 'written offline 1', 'written offline 2'])
+  })
+
+  it('says so after a few seconds when the service does not answer at all, and no longer once it does', async () => {
+    const scene = await keptScene()
+    scene.proxy.silence()
+    const app = await startAgain(scene)
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
+    expect(offlineSaid(app)).toBeUndefined()
+    await app.events.waitFor('connection:offline', (state) => state.offline, 12_000)
+    expect(app.events.all('push:status').at(-1)).toBe('connecting')
+    expect((await app.call('conversations:open', { conversationId: scene.groupId })).messages.map((message) => message.text)).toEqual(['kept 1', 'kept 2'])
+
+    scene.proxy.restore()
+    await app.events.waitFor('push:status', (status) => status === 'connected', 60_000)
+    expect(offlineSaid(app)).toBe(false)
+  })
+})
