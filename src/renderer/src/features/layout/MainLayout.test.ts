@@ -43,6 +43,39 @@ describe('header', () => {
     }
   })
 
+  it('reads Offline while main counts the service out of reach, with a notice saying what shows, and push’s own status once it is back', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+    await screen.findByRole('status')
+    fake.emit('push:status', 'connecting')
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Connecting…'))
+    expect(screen.queryByText("You're offline. Showing messages kept on this device.")).not.toBeInTheDocument()
+
+    fake.emit('connection:offline', { offline: true })
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Offline'))
+    const notice = screen.getByText("You're offline. Showing messages kept on this device.")
+    expect(notice.closest('[aria-live="polite"]')).not.toBeNull()
+
+    fake.emit('push:status', 'connected')
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Connected'))
+    expect(screen.queryByText("You're offline. Showing messages kept on this device.")).not.toBeInTheDocument()
+  })
+
+  it('shows what main says about what this device keeps, once per text, until dismissed', async () => {
+    const fake = signedIn()
+    await startApp(fake)
+    await screen.findByRole('status')
+    const text = 'The messages kept on this device could not be read, so they were set aside.'
+    fake.emit('storage:notice', { text })
+    fake.emit('storage:notice', { text })
+
+    const shown = await screen.findByText(text)
+    expect(screen.getAllByText(text)).toHaveLength(1)
+    expect(shown.closest('[aria-live="polite"]')).not.toBeNull()
+    screen.getByRole('button', { name: 'Dismiss' }).click()
+    await waitFor(() => expect(screen.queryByText(text)).not.toBeInTheDocument())
+  })
+
   it('signs out', async () => {
     const fake = signedIn()
     await startApp(fake)

@@ -11,6 +11,7 @@ import { ConversationsModel } from './conversations.svelte'
 import { DesktopModel } from './desktop.svelte'
 import { PageNotificationsModel } from './page-notifications.svelte'
 import { SessionModel } from './session.svelte'
+import { StorageNoticesModel } from './storage-notices.svelte'
 
 export class AppModel {
   readonly session = new SessionModel({ onUserChange: (me) => this.#followUser(me) })
@@ -19,6 +20,8 @@ export class AppModel {
   readonly view = new ConversationViewModel()
   readonly desktop = new DesktopModel()
   readonly notifications = new PageNotificationsModel({ open: (id) => void this.openConversation(id) })
+  /** What main says about what this device keeps, until dismissed. */
+  readonly storageNotices = new StorageNoticesModel()
   /** A word on why the open conversation closed (the user left a group, or is no longer in it). */
   notice = $state<string | null>(null)
   #stops: (() => void)[] = []
@@ -33,6 +36,7 @@ export class AppModel {
       this.view.listen(),
       this.desktop.listen(),
       this.notifications.listen(),
+      this.storageNotices.listen(),
       listen('conversations:changed', (list) => this.#followList(list)),
       listen('conversations:focus', ({ conversationId }) => void this.openConversation(conversationId)),
       // Only browser mode tells idleness from these; Electron asks the system and ignores them.

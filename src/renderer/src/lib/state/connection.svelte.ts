@@ -8,10 +8,21 @@ export class ConnectionModel {
    * (on start and after every reload), so guessing one here would only be wrong for a moment.
    */
   status = $state<PushStatus | null>(null)
+  /** Main counts the service as out of reach: what shows is what this device keeps. */
+  offline = $state(false)
+
+  /** What the header says: `offline` while main counts the app offline, else push's own status. */
+  shown: PushStatus | null = $derived(this.status === null ? null : this.offline && this.status !== 'connected' ? 'offline' : this.status)
 
   listen(): () => void {
-    return listen('push:status', (status) => {
-      this.status = status
-    })
+    const stops = [
+      listen('push:status', (status) => {
+        this.status = status
+      }),
+      listen('connection:offline', ({ offline }) => {
+        this.offline = offline
+      })
+    ]
+    return () => stops.forEach((stop) => stop())
   }
 }
