@@ -108,11 +108,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let outboxBack: Promise<void> = Promise.resolve()
 
   const flow = new MessageFlow((event, error) => log.error(`a listener of the message flow's ${event} failed`, error))
-  const keeper =
-    deps.stores === undefined
-      ? null
-      : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: (text) => storageNotice(text), ...timers })
   const storageNotice = (text: string): void => events.emit('storage:notice', { text })
+  const keeper = deps.stores === undefined ? null : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: storageNotice, ...timers })
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
   const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log, notice: storageNotice })
   const opened = new OpenConversation(push)
