@@ -291,6 +291,8 @@ export interface ConnectionOwner {
 export interface ImageService {
   /** I1: resolves with the picture's URL; `signal` cancels it. */
   uploadImage(upload: { bytes: Uint8Array; contentType: ImageContentType; signal: AbortSignal; onProgress: (sentBytes: number) => void }): Promise<string>
+  /** A message's picture, from an address the page may load it from (no token goes with it); throws when it is not a picture the page can show. */
+  downloadPicture(url: string): Promise<KeptPicture>
 }
 
 /** One deployment of the service, as the composition root hands it to core. */
@@ -380,6 +382,8 @@ export interface LocalStore {
    * disk; what waits in the outbox stays, since it exists nowhere else.
    */
   clearHistory(): Promise<void>
+  /** The pictures of the account's messages kept beside the store, under its key. */
+  readonly pictures: PictureCache
   close(): Promise<void>
 }
 
@@ -388,6 +392,41 @@ export interface HistoryStart {
   oldestId: string
   /** Nothing in the conversation is older than it. */
   reachesStart: boolean
+}
+
+/**
+ * Pictures of kept messages, by the address they were fetched from, encrypted like the store and
+ * held to a size limit: what was used longest ago goes first. A picture is "used" when the page
+ * shows it, and a picture fetched ahead of time counts as used when its message was written, so
+ * pictures of old history never push out those of the newest.
+ */
+export interface PictureCache {
+  /** Whether a picture from this address is kept (it may still fail to read). */
+  has(url: string): boolean
+  /** The picture kept for this address, counted as used now; null when none is, or it cannot be read any more. */
+  read(url: string): Promise<KeptPicture | null>
+  /** Whether a picture last used at `usedAt` (Unix ms) would stay, or go at once to make room for those used since. */
+  wouldKeep(usedAt: number): boolean
+  /** Keeps it, making room by removing what was used longest ago; false when it would be the first to go. */
+  keep(url: string, picture: KeptPicture, usedAt: number): Promise<boolean>
+  /** A new size limit in bytes, kept to at once. */
+  setLimit(bytes: number): Promise<void>
+  usage(): PictureUsage
+  /** Resolves once whatever it was writing has landed; it keeps and reads nothing after. */
+  close(): Promise<void>
+}
+
+export interface KeptPicture {
+  /** One of the picture types the page may show (api/picture-download.ts). */
+  contentType: string
+  bytes: Uint8Array
+}
+
+export interface PictureUsage {
+  /** Bytes the kept pictures take on disk. */
+  bytes: number
+  limitBytes: number
+  pictures: number
 }
 
 export interface RunJoins {

@@ -5,6 +5,7 @@
 import { issuerOf, type IssuedToken, type TokenIssuer } from '@shared/token-issuer'
 import { getGroup } from '../api/groups'
 import { uploadPicture } from '../api/images'
+import { downloadPicture } from '../api/picture-download'
 import { getGroupMessage } from '../api/message-actions'
 import { ServiceClient } from '../api/service-client'
 import type { ServiceConfig } from '../api/service-config'
@@ -72,7 +73,7 @@ export function connectToService({ config, log, saved, environment }: ServiceCon
 
   return {
     gateway,
-    images: speakingCore({ uploadImage: (upload) => uploadPicture(client, upload) }),
+    images: speakingCore({ uploadImage: (upload) => uploadPicture(client, upload), downloadPicture: (url) => downloadPicture(url) }),
     push: new LivePushFeed({
       config: () => settings.config,
       log,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -67,7 +67,7 @@ describe('a store on disk', () => {
     expect((await again.newest(GROUP, 10))?.messages.map((m) => m.text)).toEqual(['message 1', UNIQUE_TEXT])
     expect(await again.outbox()).toEqual([pending('a')])
     await again.close()
-    for (const name of readdirSync(directory)) {
+    for (const name of readdirSync(directory).filter((entry) => statSync(join(directory, entry)).isFile())) {
       const bytes = readFileSync(join(directory, name))
       expect(bytes.includes(Buffer.from('otter sleeps')), name).toBe(false)
       expect(bytes.includes(Buffer.from('unsent a')), name).toBe(false)
@@ -142,6 +142,33 @@ describe('a store on disk', () => {
     expect(readdirSync(directory).filter((name) => name.startsWith('42.'))).toEqual([])
     expect(await stores.has('42')).toBe(false)
     expect(readdirSync(directory)).toEqual(expect.arrayContaining(['77.db', '77.key']))
+  })
+
+  it('keeps the account\'s pictures beside its store, and removes them with it', async () => {
+    const url = 'https://i.example.test/quarry.png'
+    const png = { contentType: 'image/png', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]) }
+    const { store } = await open('42')
+    expect(await store.pictures.keep(url, png, 1)).toBe(true)
+    await store.close()
+    const { store: again } = await open('42')
+    expect(await again.pictures.read(url)).toEqual(png)
+    await again.close()
+
+    await stores.remove('42')
+    expect(existsSync(join(directory, '42.pictures'))).toBe(false)
+  })
+
+  it('lets go of the pictures of a store it had to set aside: their key is the old store\'s', async () => {
+    const url = 'https://i.example.test/quarry.png'
+    const { store } = await open('42')
+    await store.pictures.keep(url, { contentType: 'image/png', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }, 1)
+    await store.close()
+    writeFileSync(join(directory, '42.db'), 'this is not a database at all'.repeat(200))
+
+    const { store: fresh, setAside } = await open('42')
+    expect(setAside).toBe(SET_ASIDE_NOTICE)
+    expect(fresh.pictures.usage().pictures).toBe(0)
+    expect(readdirSync(join(directory, '42.pictures'))).toEqual([])
   })
 
   it('refuses an account id that could name a file elsewhere', async () => {

@@ -6,6 +6,8 @@
 // disk at every commit (measured here: 7.8 ms a commit at the median, 29 ms at p99, on the main
 // thread, where the next push waits behind it), NORMAL at checkpoints only (0.03 ms a commit);
 // what it gives up is the last transactions before a power cut or an OS crash, never a process's.
+// Its pictures are kept beside it (`<account id>.pictures/`, picture-cache.ts), sealed under a key
+// derived from the store's, and go wherever the store goes.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Sqlite, { type Database } from 'better-sqlite3-multiple-ciphers'
@@ -14,10 +16,14 @@ import type { LocalStore, LocalStores } from '../../core/ports'
 import type { Log } from '../../log/log'
 import { ensurePrivateDirectory } from '../data-dir'
 import { migrate } from './migrations'
+import { FilePictureCache } from './picture-cache'
 import { SqliteStore } from './sqlite-store'
 import { StoreKeys, type KeySealing } from './store-keys'
 
 /** What the app shows when a store had to be moved aside. */
+/** How much room pictures take until core says what the setting is. */
+const INITIAL_PICTURE_LIMIT_BYTES = 500 * 1024 * 1024
+
 export const SET_ASIDE_NOTICE = 'The messages kept on this device could not be read, so they were set aside. They will be downloaded again from the service.'
 
 export class FileLocalStores implements LocalStores {
@@ -52,14 +58,14 @@ export class FileLocalStores implements LocalStores {
     const key = this.#keys.read(accountId)
     if (key !== undefined) {
       try {
-        return { store: new SqliteStore(openFile(file, key, this.#maxPages), file), setAside: null }
+        return { store: await this.#withPictures(accountId, openFile(file, key, this.#maxPages), key), setAside: null }
       } catch (error) {
         // A full disk, or a file the system will not let us have now, says nothing of the database.
         if (isPassing(error)) throw error
         this.#log.warn(`could not open the local store of ${accountId}; setting it aside`, error)
         const rescued = readOutboxOf(file, key)
         this.#setAside(accountId)
-        const store = this.#create(accountId)
+        const store = await this.#create(accountId)
         if (rescued.length > 0) await store.keepOutbox(rescued)
         return { store, setAside: SET_ASIDE_NOTICE }
       }
@@ -68,9 +74,9 @@ export class FileLocalStores implements LocalStores {
       // A database whose key is gone (sealed under another keychain, say) can never be read.
       this.#log.warn(`the local store of ${accountId} has no key any more; setting it aside`)
       this.#setAside(accountId)
-      return { store: this.#create(accountId), setAside: SET_ASIDE_NOTICE }
+      return { store: await this.#create(accountId), setAside: SET_ASIDE_NOTICE }
     }
-    return { store: this.#create(accountId), setAside: null }
+    return { store: await this.#create(accountId), setAside: null }
   }
 
   async has(accountId: string): Promise<boolean> {
@@ -82,17 +88,38 @@ export class FileLocalStores implements LocalStores {
     requireFileSafe(accountId)
     if (!existsSync(this.#directory)) return
     for (const name of readdirSync(this.#directory)) {
-      if (name.startsWith(`${accountId}.`)) rmSync(join(this.#directory, name), { force: true })
+      if (name.startsWith(`${accountId}.`)) rmSync(join(this.#directory, name), { force: true, recursive: true })
     }
   }
 
-  #create(accountId: string): SqliteStore {
+  async #create(accountId: string): Promise<SqliteStore> {
     const file = this.#file(accountId)
     for (const path of databaseFiles(file)) rmSync(path, { force: true })
-    return new SqliteStore(openFile(file, this.#keys.create(accountId), this.#maxPages), file)
+    // Pictures sealed under a key that is gone can never be read again.
+    rmSync(this.#picturesDirectory(accountId), { force: true, recursive: true })
+    const key = this.#keys.create(accountId)
+    return this.#withPictures(accountId, openFile(file, key, this.#maxPages), key)
   }
 
-  /** Renames the database (and its key, which alone can read it) out of the way, kept for whoever wants to look. */
+  async #withPictures(accountId: string, db: Database, key: string): Promise<SqliteStore> {
+    try {
+      const pictures = await FilePictureCache.open({ directory: this.#picturesDirectory(accountId), storeKey: key, limitBytes: INITIAL_PICTURE_LIMIT_BYTES, log: this.#log })
+      return new SqliteStore(db, this.#file(accountId), pictures)
+    } catch (error) {
+      // Pictures are only a cache: without them, messages are still kept.
+      this.#log.warn(`could not open the picture cache of ${accountId}; pictures will not be kept`, error)
+      return new SqliteStore(db, this.#file(accountId))
+    }
+  }
+
+  #picturesDirectory(accountId: string): string {
+    return join(this.#directory, `${accountId}.pictures`)
+  }
+
+  /**
+   * Renames the database (and its key, which alone can read it) out of the way, kept for whoever
+   * wants to look. Its pictures are only a cache, and go when the new store is made.
+   */
   #setAside(accountId: string): void {
     const suffix = `set-aside-${this.#now()}`
     for (const path of [...databaseFiles(this.#file(accountId)), join(this.#directory, `${accountId}.key`)]) {

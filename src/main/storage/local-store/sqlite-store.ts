@@ -10,7 +10,8 @@ import type { Message, PendingMessage } from '@shared/messages'
 import type { Poll } from '@shared/polls'
 import type { GroupDetails } from '@shared/groups'
 import type { Person } from '@shared/people'
-import type { HistoryStart, LocalStore, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+import { NO_PICTURES } from './picture-cache'
 
 /** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
 export function sortKeyOf(id: string): bigint {
@@ -27,12 +28,14 @@ export class SqliteStore implements LocalStore {
   readonly #db: Database
   readonly #file: string | null
   readonly #sql: ReturnType<typeof prepare>
+  readonly pictures: PictureCache
 
   /** `file`: where the database lives, for its size; null for one in memory. */
-  constructor(db: Database, file: string | null) {
+  constructor(db: Database, file: string | null, pictures: PictureCache = NO_PICTURES) {
     this.#db = db
     this.#file = file
     this.#sql = prepare(db)
+    this.pictures = pictures
   }
 
   async conversations(): Promise<Conversation[]> {
@@ -144,6 +147,7 @@ export class SqliteStore implements LocalStore {
   }
 
   async close(): Promise<void> {
+    await this.pictures.close()
     if (!this.#db.open) return
     this.#db.pragma('optimize')
     this.#db.close()
