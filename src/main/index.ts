@@ -4,7 +4,7 @@
 /// <reference types="electron-vite/node" />
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { app, dialog, safeStorage, session, type BrowserWindow, type NativeImage } from 'electron'
+import { app, dialog, protocol, safeStorage, session, type BrowserWindow, type NativeImage } from 'electron'
 import ElectronStore from 'electron-store'
 // Copied next to the built main process, so it is found in development and in the packaged app alike.
 import appIconPath from '../../build/icon.png?asset'
@@ -21,6 +21,8 @@ import { registerIpcTransport } from './desktop/ipc-transport'
 import { LoginItem, offersStartAtLogin } from './desktop/login-item'
 import { ElectronNotifier } from './desktop/notifier'
 import { decodePng } from './desktop/png'
+import { declarePictureScheme, handlePictures } from './desktop/picture-protocol'
+import { schemePictureAddress } from './hosting/kept-pictures'
 import { StoredPreferences, type KeyValueStore } from './storage/stored-preferences'
 import { resolveServiceConfig } from './api/service-config'
 import { serviceEnvironment } from './desktop/service-environment'
@@ -46,6 +48,8 @@ const SETTINGS_STORE = 'settings'
 // is sandboxed, and a second launch only wakes the first.
 const debuggingSwitch = app.isPackaged ? remoteDebuggingSwitch((name) => app.commandLine.hasSwitch(name)) : null
 app.enableSandbox()
+// Pictures kept on this device reach the page on a scheme of the app's own, declared before ready.
+declarePictureScheme(protocol)
 if (debuggingSwitch !== null) {
   log.error(`refusing to start with --${debuggingSwitch}: it would let another program control Parley`)
   app.exit(1)
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
     preferences,
     stores: new FileLocalStores({ directory: join(app.getPath('userData'), 'store'), sealing: keychainSealing(safeStorage), log }),
+    keptPictureAddress: schemePictureAddress,
     notifier: new ElectronNotifier(log),
     window: appWindow,
     idle: systemIdle,
@@ -159,6 +164,7 @@ async function main(): Promise<void> {
 
   // Pictures load from the origins main lets picture URLs through for, as the settings say when the page loads.
   hardenSession(session.defaultSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
+  handlePictures(session.defaultSession.protocol, (url) => core.pictures.serve(url))
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
   registerIpcTransport({
     dispatch: createDispatch(core.handlers, log),

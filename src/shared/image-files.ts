@@ -30,3 +30,28 @@ export function imageFileProblem(file: { name: string; type: string; size: numbe
   if (file.size === 0) return `“${file.name}” is empty.`
   return null
 }
+
+/**
+ * The pictures main keeps on this device and serves the page from its own origin: the types a
+ * browser draws as pictures and nothing else (never SVG, a document that can carry script), each
+ * recognised by its first bytes rather than by what a server claims.
+ */
+const KEPT_SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
+  ...Object.fromEntries(IMAGE_CONTENT_TYPES.map((type) => [type, (bytes: Uint8Array) => hasImageSignature(type, bytes)])),
+  // RIFF, four bytes of length, WEBP.
+  'image/webp': (bytes) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes.subarray(8), [0x57, 0x45, 0x42, 0x50])
+}
+
+/** Whether main keeps and serves pictures of this type. */
+export function isKeptPictureType(contentType: string): boolean {
+  return Object.hasOwn(KEPT_SIGNATURES, contentType)
+}
+
+/** Whether `bytes` begin as a picture of `contentType` does, for a type main keeps. */
+export function isKeptPicture(contentType: string, bytes: Uint8Array): boolean {
+  return isKeptPictureType(contentType) && KEPT_SIGNATURES[contentType]?.(bytes) === true
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((byte, index) => bytes[index] === byte)
+}

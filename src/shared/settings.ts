@@ -4,6 +4,10 @@
 export type AutoAwayMinutes = 0 | 5 | 10 | 30
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
+/** The sizes the picture cache may be held to, in MB (10^6 bytes, as the storage words count them). */
+export const PICTURE_CACHE_LIMITS_MB = [100, 250, 500, 1000, 2000] as const
+export type PictureCacheLimitMb = (typeof PICTURE_CACHE_LIMITS_MB)[number]
+
 export interface Settings {
   desktopNotifications: boolean
   sound: boolean
@@ -19,7 +23,9 @@ export interface Settings {
    * Every conversation's older history downloads in the background and is kept on this device.
    * Changed through Settings ▸ Storage (`storage:keepFullHistory`), which starts or stops the download.
    */
-  keepFullHistory: boolean
+  keepFullHistory: boolean,
+  /** How much room pictures of kept messages may take on this device; what was used longest ago goes first. */
+  pictureCacheLimitMb: PictureCacheLimitMb
 }
 
 /** What a new install starts from; main reads stored settings over these (core/settings.ts). */
@@ -31,7 +37,8 @@ export const DEFAULT_SETTINGS: Settings = {
   keepRunningInTray: true,
   startAtLogin: false,
   theme: 'system',
-  keepFullHistory: true
+  keepFullHistory: true,
+  pictureCacheLimitMb: 500
 }
 
 /** Some settings to change; the others stay as they are. */

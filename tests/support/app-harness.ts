@@ -65,6 +65,8 @@ interface AppOptions {
    * disk: the data directory's own, unless given).
    */
   stores?: LocalStores
+  /** How the host would address a picture kept on the device; the page is given none when left out. */
+  keptPictureAddress?: (url: string) => string
 }
 
 /** Builds a core on `origin`; `stop` is handed to `cleanups` so the test's teardown ends it. */
@@ -107,7 +109,8 @@ function launchWith<Vault extends TokenVault, Prefs extends Preferences>(
     openExternal: async () => undefined,
     log: quietLog,
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.stores === undefined ? {} : { stores: options.stores })
+    ...(options.stores === undefined ? {} : { stores: options.stores }),
+    ...(options.keptPictureAddress === undefined ? {} : { keptPictureAddress: options.keptPictureAddress })
   })
   cleanups.push(() => core.stop())
   return { core, events, vault, preferences, notifier, window, idle, display, call: (channel, request) => core.handlers[channel](request) }

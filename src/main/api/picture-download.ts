@@ -1,18 +1,13 @@
-// A message's picture, fetched by main to keep on this device (storage/local-store/picture-cache.ts)
-// while its link still works. Only from an address the page itself may load pictures from (core
-// checks that), and as the page would: no token, no cookie, no redirect followed to a host nobody
-// chose. What comes back is served to the page again from the app's own origin, so only picture
-// types a browser draws as pictures pass, each checked by its first bytes: never SVG (a document
-// that can carry script), never whatever a server claims.
-import type { KeptPicture } from '../core/ports'
+// A message's picture, fetched by main to keep on this device (core/picture-keeper.ts) while its
+// link still works. Only from an address the page itself may load pictures from (core checks that),
+// and as the page would: no token, no cookie, no redirect followed to a host nobody chose. What
+// comes back is served to the page again from the app's own origin, so only the picture types main
+// keeps pass (shared/image-files.ts), each checked by its first bytes.
+import { isKeptPicture, isKeptPictureType } from '@shared/image-files'
 
-/** What the page can show as a picture, by the first bytes of each. */
-const SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
-  'image/jpeg': (bytes) => startsWith(bytes, [0xff, 0xd8, 0xff]),
-  'image/png': (bytes) => startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]),
-  'image/gif': (bytes) => startsWith(bytes, [0x47, 0x49, 0x46, 0x38]),
-  // RIFF, four bytes of length, WEBP.
-  'image/webp': (bytes) => startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes.subarray(8), [0x57, 0x45, 0x42, 0x50])
+export interface DownloadedPicture {
+  contentType: string
+  bytes: Uint8Array
 }
 
 /** Larger than any picture the image service takes (10 MiB), smaller than anything that would hurt. */
@@ -26,25 +21,19 @@ export class NotAPictureError extends Error {
   }
 }
 
-/** Whether `contentType` is a picture type this app keeps and serves. */
-export function isKeptPictureType(contentType: string): boolean {
-  return Object.hasOwn(SIGNATURES, contentType)
-}
-
-export async function downloadPicture(url: string, fetcher: typeof fetch = globalThis.fetch): Promise<KeptPicture> {
+export async function downloadPicture(url: string, fetcher: typeof fetch = globalThis.fetch): Promise<DownloadedPicture> {
   const response = await fetcher(url, { redirect: 'error', credentials: 'omit', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) })
   if (!response.ok) {
     await response.body?.cancel()
     throw new NotAPictureError(url, `answered ${response.status}`)
   }
   const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  const signature = SIGNATURES[contentType]
-  if (signature === undefined) {
+  if (!isKeptPictureType(contentType)) {
     await response.body?.cancel()
     throw new NotAPictureError(url, `its type is ${JSON.stringify(contentType)}`)
   }
   const bytes = await readAtMost(response, MAX_DOWNLOAD_BYTES, url)
-  if (!signature(bytes)) throw new NotAPictureError(url, `it does not begin as ${contentType} does`)
+  if (!isKeptPicture(contentType, bytes)) throw new NotAPictureError(url, `it does not begin as ${contentType} does`)
   return { contentType, bytes }
 }
 
@@ -63,8 +52,4 @@ async function readAtMost(response: Response, limit: number, url: string): Promi
     chunks.push(chunk)
   }
   return new Uint8Array(Buffer.concat(chunks))
-}
-
-function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
-  return bytes.length >= prefix.length && prefix.every((byte, index) => bytes[index] === byte)
 }

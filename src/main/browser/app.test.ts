@@ -31,6 +31,7 @@ function fakeCore() {
   const core: AppCore = {
     handlers: new Proxy({} as InvokeHandlers, { get: () => async () => null }),
     messages: new MessageFlow(() => undefined),
+    pictures: { serve: async () => null, usage: () => null },
     start: vi.fn(async () => undefined),
     stop: vi.fn(async () => undefined),
     locked: vi.fn(),

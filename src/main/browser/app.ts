@@ -2,6 +2,7 @@
 // served to a browser tab by the host. Each call is a whole app with its own data directory, so
 // one process can run several (end-to-end tests run one per user).
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { pictureOrigins } from '@shared/picture-origins'
 import { isWebUrl } from '@shared/web-url'
 import { createAppCore, type AppCore, type AppCoreDependencies } from '../core/app-core'
@@ -12,6 +13,7 @@ import { createConsoleLog } from '../log/console-log'
 import { resolveServiceConfig, type ServiceConfig } from '../api/service-config'
 import { connectToService } from '../service/service-connection'
 import { dataDirStores } from '../storage/data-dir-stores'
+import { pathPictureAddress } from '../hosting/kept-pictures'
 import { startBrowserHost } from './host'
 import { PageWindow } from './page-window'
 import { PageNotifier } from './page-notifier'
@@ -54,6 +56,8 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
   const window = new PageWindow()
   const notifier = new PageNotifier(events, log)
 
+  // Kept pictures are served on the page's own origin, at a path only this launch's page is told.
+  const pictureKey = randomBytes(32).toString('base64url')
   const createCore = options.createCore ?? createAppCore
   // Settings ▸ Service saves into the store start-up read; a config given whole has no environment over it.
   const service = connectToService({
@@ -67,6 +71,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     vault,
     preferences,
     stores,
+    keptPictureAddress: (url) => pathPictureAddress(pictureKey, url),
     notifier,
     window,
     idle: window,
@@ -87,6 +92,7 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     port: options.port ?? 0,
     // The origins main lets picture URLs through for, as the settings say when each page is served.
     pictureOrigins: () => pictureOrigins(service.settings.current().settings),
+    keptPictures: { key: pictureKey, serve: (url) => core.pictures.serve(url) },
     log
   })
   try {

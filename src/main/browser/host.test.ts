@@ -7,6 +7,8 @@ import { WebSocket } from 'ws'
 import type { InvokeChannel, InvokeHandlers, InvokeRequest, InvokeResponse } from '@shared/window-api'
 import { EventQueue } from '../window-api/event-queue'
 import { encodeBinaryInvoke, MAX_BINARY_FRAME_BYTES, MAX_TEXT_FRAME_BYTES } from '@shared/bridge-protocol'
+import type { KeptPicture } from '../core/ports'
+import { pathPictureAddress, type ServePicture } from '../hosting/kept-pictures'
 import { startBrowserHost, type BrowserHost } from './host'
 
 let workDir: string
@@ -44,7 +46,7 @@ function handlers(overrides: Partial<InvokeHandlers> = {}): InvokeHandlers {
 }
 
 async function start(
-  options: { handlers?: InvokeHandlers; events?: EventQueue; pictureOrigins?: () => readonly string[] } = {}
+  options: { handlers?: InvokeHandlers; events?: EventQueue; pictureOrigins?: () => readonly string[]; keptPictures?: { key: string; serve: ServePicture } } = {}
 ): Promise<BrowserHost & { events: EventQueue }> {
   const events = options.events ?? new EventQueue()
   const host = await startBrowserHost({
@@ -53,7 +55,8 @@ async function start(
     rendererDir,
     port: 0,
     log: quietLog,
-    ...(options.pictureOrigins === undefined ? {} : { pictureOrigins: options.pictureOrigins })
+    ...(options.pictureOrigins === undefined ? {} : { pictureOrigins: options.pictureOrigins }),
+    ...(options.keptPictures === undefined ? {} : { keptPictures: options.keptPictures })
   })
   hosts.push(host)
   return { ...host, events }
@@ -143,9 +146,9 @@ describe('static files', () => {
       const policy = String((await get(host.origin, '/')).headers['content-security-policy'])
       return policy.split('; ').find((directive) => directive.startsWith('img-src '))
     }
-    expect(await imageSources()).toBe("img-src 'self' data: blob: http://127.0.0.1:8080")
+    expect(await imageSources()).toBe("img-src 'self' data: blob: parley-picture: http://127.0.0.1:8080")
     origins = ['http://127.0.0.1:8080', 'https://pictures.example.com']
-    expect(await imageSources()).toBe("img-src 'self' data: blob: http://127.0.0.1:8080 https://pictures.example.com")
+    expect(await imageSources()).toBe("img-src 'self' data: blob: parley-picture: http://127.0.0.1:8080 https://pictures.example.com")
   })
 
   it('serves assets with their types', async () => {
@@ -175,6 +178,87 @@ describe('static files', () => {
     const host = await start()
     const { port } = new URL(host.origin)
     expect((await get(host.origin, '/', { Host: `rebound.example:${port}` })).status).toBe(421)
+  })
+})
+
+describe('kept pictures', () => {
+  const KEY = 'k'.repeat(43)
+  const UPSTREAM = 'https://i.example.test/ridge.png'
+  const PNG: KeptPicture = { contentType: 'image/png', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]) }
+
+  function keptOnly(kept: Record<string, KeptPicture>): ServePicture & { asked: string[] } {
+    const asked: string[] = []
+    return Object.assign(async (url: string) => {
+      asked.push(url)
+      return kept[url] ?? null
+    }, { asked })
+  }
+
+  /** A raw GET whose body stays bytes. */
+  function getBytes(origin: string, path: string, headers: Record<string, string> = {}) {
+    const { hostname, port } = new URL(origin)
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const req = request({ hostname, port, path, headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+  }
+
+  it('serves a kept picture on the page\'s own origin at the launch\'s path, stored by no browser cache', async () => {
+    const serve = keptOnly({ [UPSTREAM]: PNG })
+    const host = await start({ keptPictures: { key: KEY, serve } })
+
+    const answer = await getBytes(host.origin, pathPictureAddress(KEY, UPSTREAM), { 'sec-fetch-site': 'same-origin' })
+
+    expect(answer.status).toBe(200)
+    expect(new Uint8Array(answer.body)).toEqual(PNG.bytes)
+    expect(answer.headers).toMatchObject({
+      'content-type': 'image/png',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'cross-origin-resource-policy': 'same-origin'
+    })
+    expect(serve.asked).toEqual([UPSTREAM])
+  })
+
+  it('answers 404 for a picture neither kept nor fetched, as for one that is no picture the page may show', async () => {
+    const serve = keptOnly({ 'https://i.example.test/page.svg': { contentType: 'image/svg+xml', bytes: new TextEncoder().encode('<svg/>') } })
+    const host = await start({ keptPictures: { key: KEY, serve } })
+    expect((await getBytes(host.origin, pathPictureAddress(KEY, UPSTREAM))).status).toBe(404)
+    expect((await getBytes(host.origin, pathPictureAddress(KEY, 'https://i.example.test/page.svg'))).status).toBe(404)
+    expect((await getBytes(host.origin, `/kept-pictures/${KEY}`)).status).toBe(404)
+  })
+
+  it('asks nothing for a request without the launch\'s key, from another site, on another host name, or not a GET', async () => {
+    const serve = keptOnly({ [UPSTREAM]: PNG })
+    const host = await start({ keptPictures: { key: KEY, serve } })
+    const path = pathPictureAddress(KEY, UPSTREAM)
+
+    expect((await getBytes(host.origin, pathPictureAddress('x'.repeat(43), UPSTREAM))).status).toBe(404)
+    expect((await getBytes(host.origin, pathPictureAddress(`${KEY}x`, UPSTREAM))).status).toBe(404)
+    expect((await getBytes(host.origin, path, { 'sec-fetch-site': 'cross-site' })).status).toBe(404)
+    expect((await getBytes(host.origin, path, { 'sec-fetch-site': 'same-site' })).status).toBe(404)
+    expect((await getBytes(host.origin, path, { host: 'rebound.example.test' })).status).toBe(421)
+    const { hostname, port } = new URL(host.origin)
+    const posted = await new Promise<number>((resolve, reject) => {
+      const req = request({ hostname, port, path, method: 'POST' }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(posted).not.toBe(200)
+    expect(serve.asked).toEqual([])
+  })
+
+  it('serves no kept pictures when none were given it', async () => {
+    const host = await start()
+    expect((await getBytes(host.origin, pathPictureAddress(KEY, UPSTREAM))).status).toBe(404)
   })
 })
 

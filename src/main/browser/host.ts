@@ -2,11 +2,13 @@
 // over a WebSocket that only the page we opened can join. The page proves that with the
 // per-launch secret it was handed in the URL fragment (which browsers never send to servers or
 // put in Referer headers), and its Origin must be this host's own, so another site open in the
-// same browser can neither connect nor read anything. Each call is one instance: run two for two
+// same browser can neither connect nor read anything. Pictures kept on this device are served on
+// the same origin at a path carrying a per-launch key of their own (hosting/kept-pictures.ts).
+// Each call is one instance: run two for two
 // users in one process.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
-import { createServer, STATUS_CODES, type IncomingMessage } from 'node:http'
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
@@ -14,6 +16,7 @@ import type { Log } from '../log/log'
 import { createDispatch, NOT_UNDERSTOOD } from '../window-api/dispatch'
 import type { EventQueue } from '../window-api/event-queue'
 import { contentSecurityPolicy } from '../hosting/content-security-policy'
+import { answerPicture, keptPicturesPath, type ServePicture } from '../hosting/kept-pictures'
 import {
   BRIDGE_PATH,
   decodeBinaryInvoke,
@@ -43,6 +46,8 @@ export interface BrowserHostOptions {
    * can change them while the app runs (a page reloaded after a Save gets the new policy). None by default.
    */
   pictureOrigins?: () => readonly string[]
+  /** Pictures kept on this device: the launch's key their path carries, and what answers for them. None by default. */
+  keptPictures?: { key: string; serve: ServePicture }
   log: Log
 }
 
@@ -88,12 +93,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`
   const origin = `http://${authority}`
   const pictureOrigins = options.pictureOrigins ?? (() => [])
+  const { keptPictures } = options
 
   server.on('request', (request, response) => {
     const headers = securityHeaders(contentSecurityPolicy({ pictureOrigins: pictureOrigins() }))
     // A page on another name that resolves here (DNS rebinding) gets nothing.
     if (request.headers.host !== authority) {
       response.writeHead(421, headers).end()
+      return
+    }
+    if (keptPictures !== undefined && isPictureRequest(request, keptPictures.key)) {
+      servePicture(request, response, headers, keptPictures.serve).catch((error: unknown) => {
+        log.warn('could not serve a kept picture', error)
+        if (!response.headersSent) response.writeHead(500, headers)
+        response.end()
+      })
       return
     }
     files.serve(request, response, headers).catch((error: unknown) => {
@@ -186,6 +200,26 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       })
     }
   }
+}
+
+/**
+ * Whether this is a request for a kept picture with the launch's key, from the page itself: a
+ * browser says where a request comes from (Sec-Fetch-Site), and another site's is refused before
+ * anything is read or fetched for it.
+ */
+function isPictureRequest(request: IncomingMessage, key: string): boolean {
+  const path = new URL(request.url ?? '/', 'http://host').pathname
+  const prefix = keptPicturesPath('')
+  if (!path.startsWith(prefix) || request.method !== 'GET') return false
+  const site = request.headers['sec-fetch-site']
+  if (site !== undefined && site !== 'same-origin') return false
+  return timingSafeEqual(digest(path.slice(prefix.length)), digest(key))
+}
+
+async function servePicture(request: IncomingMessage, response: ServerResponse, headers: Record<string, string>, serve: ServePicture): Promise<void> {
+  const answer = await answerPicture(new URL(request.url ?? '/', 'http://host'), serve)
+  response.writeHead(answer.status, { ...headers, ...answer.headers })
+  response.end(answer.body ?? undefined)
 }
 
 function bytesOf(data: RawData): Buffer {

@@ -33,14 +33,16 @@ import { Notifications } from './notifications'
 import { OpenConversation } from './open-conversation'
 import { Outbox } from './outbox'
 import { OutboxKeeper } from './outbox-keeper'
-import { pagePictureEvents, withPagePictures, type PictureOrigins } from './page-pictures'
+import { pagePictureEvents, withPagePictures, type KeptPictureAddress, type PictureOrigins } from './page-pictures'
+import { PictureKeeper } from './picture-keeper'
 import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
 import { Polls } from './polls'
 import { Reachability, watchingReach } from './reachability'
-import type { AppWindow, EventSink, IdleSource, LocalStore, LocalStores, Notifier, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
+import type { AppWindow, EventSink, IdleSource, KeptPicture, LocalStore, LocalStores, Notifier, PictureUsage, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
+import { readSettings } from './settings'
 import { sessionHandlers } from './session-handlers'
 import { serviceSettingsHandlers } from './service-settings'
 import { ShareOrigins } from './share-origins'
@@ -62,6 +64,11 @@ export interface AppCoreDependencies {
   preferences: Preferences
   /** Where each account's conversations and messages are kept on this device; absent: nothing is kept. */
   stores?: LocalStores
+  /**
+   * The address at which this host serves the page a picture kept on this device (hosting/kept-pictures.ts);
+   * absent: the page loads every picture from its own address.
+   */
+  keptPictureAddress?: (url: string) => string
   notifier: Notifier
   window: AppWindow
   idle: IdleSource
@@ -82,6 +89,13 @@ export interface AppCore {
   handlers: InvokeHandlers
   /** Every message the app learns of or changes, for whoever keeps a copy of them. */
   messages: Pick<MessageFlow, 'on'>
+  /** The pictures kept on this device, for the host's local picture addresses and the storage settings. */
+  pictures: {
+    /** The picture for the page: the kept one, or fetched now from an address the page may load it from; null when neither works. */
+    serve(url: string): Promise<KeptPicture | null>
+    /** How much room the signed-in account's pictures take, of how much; null while none is open. */
+    usage(): PictureUsage | null
+  }
   /** The host saw the screen lock or the computer go to sleep. */
   locked(): void
   /** The host saw the computer wake or the screen unlock. */
@@ -96,7 +110,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const { log } = deps
   // Everything the page is told passes the picture rule on its way, judged by the settings in force then.
   const pagePictureOrigins: PictureOrigins = () => pictureOrigins(deps.service.settings.current().settings)
-  const events = pagePictureEvents(deps.events, pagePictureOrigins)
+  // A message's picture kept on this device goes to the page at the host's address for it.
+  const keptPictureAddress: KeptPictureAddress = (url) =>
+    deps.keptPictureAddress !== undefined && pictures?.has(url) === true ? deps.keptPictureAddress(url) : null
+  const events = pagePictureEvents(deps.events, pagePictureOrigins, keptPictureAddress)
   const now = deps.now ?? Date.now
   const timers = deps.timers === undefined ? {} : { timers: deps.timers }
   const { push } = deps.service
@@ -112,6 +129,18 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const keeper = deps.stores === undefined ? null : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: storageNotice, ...timers })
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
   const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log, notice: storageNotice })
+  const pictures =
+    keeper === null
+      ? null
+      : new PictureKeeper({
+          flow,
+          cache: () => keeper.store?.pictures ?? null,
+          download: (url) => deps.service.images.downloadPicture(url),
+          origins: pagePictureOrigins,
+          limitMb: readSettings(deps.preferences.get('settings')).pictureCacheLimitMb,
+          log,
+          now
+        })
   const opened = new OpenConversation(push)
   const reachability = new Reachability({ changed: (offline) => events.emit('connection:offline', { offline }), ...timers })
   // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
@@ -189,6 +218,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       blocks.forget()
       timelines.clear()
       flow.clear()
+      pictures?.clear()
       conversations.clear()
       notifications.clear()
       attention.reset()
@@ -227,6 +257,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     changed: (state) => {
       events.emit('desktop:changed', state)
       deps.display.show(state)
+      pictures?.setLimit(state.settings.pictureCacheLimitMb)
     }
   })
   const notifications = new Notifications({
@@ -464,8 +495,12 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   }
 
   return {
-    handlers: withPagePictures(userRequests.track(handlers), pagePictureOrigins),
+    handlers: withPagePictures(userRequests.track(handlers), pagePictureOrigins, keptPictureAddress),
     messages: flow,
+    pictures: {
+      serve: async (url) => (pictures === null ? null : pictures.serve(url)),
+      usage: () => pictures?.usage() ?? null
+    },
     locked: () => attention.locked(),
     resumed: () => {
       conversations.resumed()

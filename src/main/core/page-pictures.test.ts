@@ -183,3 +183,28 @@ describe('pagePictureEvents', () => {
     ])
   })
 })
+
+describe('pictures kept on this device', () => {
+  /** Keeps the picture on our image service only, and even "keeps" the tracker's: its copy must never get through. */
+  const kept = (url: string): string | null => (url === ours || url === tracker ? `parley-picture://kept/?url=${encodeURIComponent(url)}` : null)
+
+  it("gives the page a kept picture's local address, and judges every other as before", async () => {
+    const pictures = withPagePictures(answering({ 'conversations:open': { conversation: conversation(ours), messages: [message()], hasOlder: false, pending: [] } }), () => origins, kept)
+    const opened = await pictures['conversations:open']({ conversationId: 'g1' })
+    expect(opened.messages[0]?.attachments).toEqual([
+      { type: 'image', url: `parley-picture://kept/?url=${encodeURIComponent(ours)}` },
+      { type: 'imageLink', url: tracker },
+      { type: 'image', url: listed },
+      { type: 'location', lat: '1', lng: '2', name: 'Here' }
+    ])
+    // Only message pictures are kept: the avatar goes as it came.
+    expect(opened.conversation.avatarUrl).toBe(ours)
+  })
+
+  it('does so for events too', () => {
+    const emitted: unknown[] = []
+    const events = pagePictureEvents({ emit: (_event, payload) => void emitted.push(payload) }, () => origins, kept)
+    events.emit('messages:received', message({ attachments: [{ type: 'image', url: ours }] }))
+    expect(emitted).toEqual([expect.objectContaining({ attachments: [{ type: 'image', url: `parley-picture://kept/?url=${encodeURIComponent(ours)}` }] })])
+  })
+})

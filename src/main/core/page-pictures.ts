@@ -7,6 +7,11 @@
 // picture becomes none (the page draws initials), and a message's picture a link the person may
 // open in their browser through the external-link path.
 //
+// A message's picture this device keeps (core/picture-keeper.ts) goes to the page at the host's
+// local address for it instead (browser mode's host, Electron's picture protocol), so it shows when
+// its link has expired or the service is out of reach. Only pictures the page may load anyway are
+// so given: a kept copy never lets through what the origins in force would not.
+//
 // Filtered at the page's edge, not where the service's answers are read: what core keeps (the list,
 // the timelines, the outbox) stays as the service said it, and each answer is judged by the origins
 // in force when it leaves, so a Save in Settings ▸ Service counts from the next answer on.
@@ -32,29 +37,34 @@ import type { EventSink } from './ports'
 /** The origins the page may load pictures from, as the settings in force say now. */
 export type PictureOrigins = () => readonly string[]
 
+/** The local address of a message's picture kept on this device; null when none is kept. */
+export type KeptPictureAddress = (url: string) => string | null
+
+const NOTHING_KEPT: KeptPictureAddress = () => null
+
 /** The answers of every channel as they may reach the page: the compiler makes a new channel say whether it carries pictures. */
-export function withPagePictures(handlers: InvokeHandlers, origins: PictureOrigins): InvokeHandlers {
+export function withPagePictures(handlers: InvokeHandlers, origins: PictureOrigins, kept: KeptPictureAddress = NOTHING_KEPT): InvokeHandlers {
   const filtered: Partial<Record<InvokeChannel, unknown>> = {}
-  for (const channel of INVOKE_CHANNELS) filtered[channel] = filterAnswer(handlers, channel, origins)
+  for (const channel of INVOKE_CHANNELS) filtered[channel] = filterAnswer(handlers, channel, origins, kept)
   // Every channel was given its own filtered handler just above.
   return filtered as InvokeHandlers
 }
 
 /** Events as they may reach the page. */
-export function pagePictureEvents(sink: EventSink, origins: PictureOrigins): EventSink {
+export function pagePictureEvents(sink: EventSink, origins: PictureOrigins, kept: KeptPictureAddress = NOTHING_KEPT): EventSink {
   return {
     emit<E extends EventName>(event: E, payload: EventContract[E]): void {
       const filter: Filter<EventContract[E]> = EVENTS[event]
-      sink.emit(event, filter(payload, new Pictures(origins)))
+      sink.emit(event, filter(payload, new Pictures(origins, kept)))
     }
   }
 }
 
-function filterAnswer<C extends InvokeChannel>(handlers: InvokeHandlers, channel: C, origins: PictureOrigins) {
+function filterAnswer<C extends InvokeChannel>(handlers: InvokeHandlers, channel: C, origins: PictureOrigins, kept: KeptPictureAddress) {
   const handler: (request: InvokeRequest<C>) => Promise<InvokeResponse<C>> = handlers[channel]
   const filter: Filter<InvokeResponse<C>> = ANSWERS[channel]
   // The origins are read once the answer is ready, so a Save while it was on its way counts.
-  return async (request: InvokeRequest<C>): Promise<InvokeResponse<C>> => filter(await handler(request), new Pictures(origins))
+  return async (request: InvokeRequest<C>): Promise<InvokeResponse<C>> => filter(await handler(request), new Pictures(origins, kept))
 }
 
 type Filter<T> = (value: T, pictures: Pictures) => T
@@ -65,10 +75,12 @@ const asIs = <T>(value: T): T => value
 /** The rule, for the origins in force when one answer or event leaves (read only if it carries a picture). */
 class Pictures {
   readonly #read: PictureOrigins
+  readonly #kept: KeptPictureAddress
   #origins: readonly string[] | null = null
 
-  constructor(origins: PictureOrigins) {
+  constructor(origins: PictureOrigins, kept: KeptPictureAddress) {
     this.#read = origins
+    this.#kept = kept
   }
 
   get #inForce(): readonly string[] {
@@ -88,11 +100,16 @@ class Pictures {
 
   /**
    * A message's picture the page may not load reaches the person as a link to open in their
-   * browser. One that is no web address at all cannot be opened either, and is left out.
+   * browser. One that is no web address at all cannot be opened either, and is left out. One it
+   * may load comes from this device when kept here.
    */
   attachments(attachments: Attachment[]): Attachment[] {
     return attachments.flatMap((attachment): Attachment[] => {
-      if (attachment.type !== 'image' || isAllowedPicture(attachment.url, this.#inForce)) return [attachment]
+      if (attachment.type !== 'image') return [attachment]
+      if (isAllowedPicture(attachment.url, this.#inForce)) {
+        const local = this.#kept(attachment.url)
+        return [local === null ? attachment : { type: 'image', url: local }]
+      }
       return isWebUrl(attachment.url) ? [{ type: 'imageLink', url: attachment.url }] : []
     })
   }

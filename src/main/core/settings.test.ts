@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '@shared/settings'
 import { readSettings, withChanges } from './settings'
 
 describe('readSettings', () => {
-  it('starts a new install from the defaults: notifications, sound and text on, Away after 10 minutes, the tray kept, no login item, the system theme, full history kept', () => {
+  it('starts a new install from the defaults: notifications, sound and text on, Away after 10 minutes, the tray kept, no login item, the system theme, full history kept, 500 MB of pictures', () => {
     expect(readSettings(undefined)).toEqual({
       desktopNotifications: true,
       sound: true,
@@ -12,7 +12,8 @@ describe('readSettings', () => {
       keepRunningInTray: true,
       startAtLogin: false,
       theme: 'system',
-      keepFullHistory: true
+      keepFullHistory: true,
+      pictureCacheLimitMb: 500
     })
     expect(DEFAULT_SETTINGS).toEqual(readSettings(undefined))
   })
@@ -30,13 +31,14 @@ describe('readSettings', () => {
       keepRunningInTray: false,
       startAtLogin: true,
       theme: 'dark',
-      keepFullHistory: false
+      keepFullHistory: false,
+      pictureCacheLimitMb: 2000
     }
     expect(readSettings(stored)).toEqual(stored)
   })
 
   it('falls back to the default of each setting that does not fit, keeping the others', () => {
-    const stored = { sound: false, autoAwayMinutes: 7, theme: 'purple', desktopNotifications: 'yes', startAtLogin: true, keepFullHistory: 'no' }
+    const stored = { sound: false, autoAwayMinutes: 7, theme: 'purple', desktopNotifications: 'yes', startAtLogin: true, keepFullHistory: 'no', pictureCacheLimitMb: 123 }
     expect(readSettings(stored)).toEqual({ ...DEFAULT_SETTINGS, sound: false, startAtLogin: true })
   })
 

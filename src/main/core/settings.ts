@@ -2,7 +2,7 @@
 // from. Stored through the preferences port; a stored value that does not fit (an older or
 // hand-edited file) falls back to its default, setting by setting, rather than losing the rest.
 import { z } from 'zod'
-import { DEFAULT_SETTINGS, type Settings, type SettingsChanges } from '@shared/settings'
+import { DEFAULT_SETTINGS, PICTURE_CACHE_LIMITS_MB, type Settings, type SettingsChanges } from '@shared/settings'
 
 export const settingsSchema = z.strictObject({
   desktopNotifications: z.boolean(),
@@ -12,7 +12,8 @@ export const settingsSchema = z.strictObject({
   keepRunningInTray: z.boolean(),
   startAtLogin: z.boolean(),
   theme: z.enum(['system', 'light', 'dark']),
-  keepFullHistory: z.boolean()
+  keepFullHistory: z.boolean(),
+  pictureCacheLimitMb: z.union(PICTURE_CACHE_LIMITS_MB.map((mb) => z.literal(mb)))
 }) satisfies z.ZodType<Settings>
 
 /** The stored settings over the defaults, each one kept only if it is valid. */

@@ -37,14 +37,20 @@ describe('contentSecurityPolicy', () => {
 
   it('admits pictures from exactly the picture origins given and what the page makes itself, and connects only to its own origin', () => {
     const policy = contentSecurityPolicy({ pictureOrigins: ['http://127.0.0.1:8080', 'https://pictures.example.com'] })
-    expect(parse(policy).get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'http://127.0.0.1:8080', 'https://pictures.example.com'])
+    expect(parse(policy).get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'parley-picture:', 'http://127.0.0.1:8080', 'https://pictures.example.com'])
     expect(policy).toContain("connect-src 'self';")
+  })
+
+  it('admits Electron\'s scheme for pictures kept on this device, and nothing else of it', () => {
+    const policy = parse(contentSecurityPolicy())
+    for (const [name, sources] of policy) if (name !== 'img-src') expect(sources, name).not.toContain('parley-picture:')
+    expect(parse(pageContentSecurityPolicy()).get('img-src')).toContain('parley-picture:')
   })
 
   it('admits no https: origin, nor any loopback port, that was not given', () => {
     const images = parse(contentSecurityPolicy({ pictureOrigins: ['https://image.example.com'] })).get('img-src') ?? []
     for (const wide of ['https:', 'http:', '*', ...PAGE_IMAGE_SOURCES]) expect(images).not.toContain(wide)
-    expect(parse(contentSecurityPolicy()).get('img-src')).toEqual(["'self'", 'data:', 'blob:'])
+    expect(parse(contentSecurityPolicy()).get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'parley-picture:'])
   })
 })
 
@@ -63,7 +69,7 @@ describe('the page policy in index.html', () => {
       expect(sources, name).toEqual(header.get(name))
     }
     // Every origin a picture origin may have, for the header to narrow (both apply where it is sent).
-    expect(meta.get('img-src')).toEqual(["'self'", 'data:', 'blob:', ...PAGE_IMAGE_SOURCES])
+    expect(meta.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'parley-picture:', ...PAGE_IMAGE_SOURCES])
   })
 
   it('lets no page load scripts, frames or connections from anywhere else', () => {

@@ -13,17 +13,20 @@
 // while the page is open. So the hosts compute the header afresh for each page they serve, and the
 // page loads itself again after a Save that changes them (renderer lib/page-reload.ts).
 
+import { PICTURE_SCHEME } from './kept-pictures'
+
 export interface PolicyOptions {
   /** Where message pictures and avatars may load from: the image service's origin and the listed picture origins. */
   pictureOrigins?: readonly string[]
 }
 
 /**
- * The page's own pictures: 'self' for the app's files, data: for the icon the page draws its
- * unread count on (browser mode), blob: for the composer's previews of pictures about to be sent,
- * object URLs of the person's own files, which never leave the page (the bytes go to main).
+ * The page's own pictures: 'self' for the app's files (and browser mode's kept pictures), data:
+ * for the icon the page draws its unread count on (browser mode), blob: for the composer's previews
+ * of pictures about to be sent, object URLs of the person's own files, which never leave the page
+ * (the bytes go to main), and Electron's scheme for pictures kept on this device (kept-pictures.ts).
  */
-const PAGE_OWN_IMAGES = ["'self'", 'data:', 'blob:'] as const
+const PAGE_OWN_IMAGES = ["'self'", 'data:', 'blob:', `${PICTURE_SCHEME}:`] as const
 
 /**
  * What the <meta> admits for pictures besides the page's own: it is written before any service is

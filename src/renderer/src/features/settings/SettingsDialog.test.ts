@@ -55,7 +55,8 @@ describe('settings', () => {
             keepRunningInTray: true,
             startAtLogin: false,
             theme: 'dark',
-            keepFullHistory: true
+            keepFullHistory: true,
+            pictureCacheLimitMb: 500
           },
           host: { tray: true, startAtLogin: true }
         })
