@@ -138,7 +138,7 @@ describe('pictures from an origin that is not a picture origin', () => {
     // Grace's message then starts a block of its own, drawn with her name and avatar.
     await send(ada, 'Anyone been up the ridge?')
     await ada.getByRole('list', { name: 'Messages' }).getByText('Anyone been up the ridge?').waitFor()
-    expect(await servedImageSources(appOrigin)).toEqual(["'self'", 'data:', 'blob:', service.boundOrigin])
+    expect(await servedImageSources(appOrigin)).toEqual(["'self'", 'data:', 'blob:', 'parley-picture:', service.boundOrigin])
   })
 
   it("shows Grace's picture as a link and her avatar as her initials, and asks the recording server for nothing", async () => {
@@ -202,7 +202,7 @@ describe('pictures from an origin that is not a picture origin', () => {
     const reloaded = ada.waitForEvent('load')
     await dialog.getByRole('button', { name: 'Save' }).click()
     await reloaded
-    expect(await servedImageSources(appOrigin)).toEqual(["'self'", 'data:', 'blob:', service.boundOrigin, recorder.origin])
+    expect(await servedImageSources(appOrigin)).toEqual(["'self'", 'data:', 'blob:', 'parley-picture:', service.boundOrigin, recorder.origin])
 
     await conversation(ada, FIRST_GROUP).click()
     const picture = message().getByRole('img', { name: /^Picture from / })

@@ -46,10 +46,10 @@ export class PictureKeeper {
   constructor(deps: PictureKeeperDependencies) {
     this.#deps = deps
     this.#limitMb = deps.limitMb
-    deps.flow.on('paged', (page) => page.messages.forEach((message) => this.#consider(message)))
-    deps.flow.on('arrived', ({ message }) => this.#consider(message))
+    deps.flow.on('paged', (page) => this.#consider(page.messages))
+    deps.flow.on('arrived', ({ message }) => this.#consider([message]))
     deps.flow.on('changed', (change) => {
-      if (change.kind === 'replaced') this.#consider(change.message)
+      if (change.kind === 'replaced') this.#consider([change.message])
     })
   }
 
@@ -87,14 +87,17 @@ export class PictureKeeper {
     this.#waiting.clear()
   }
 
-  #consider(message: Message): void {
+  #consider(messages: Message[]): void {
     const cache = this.#cache()
-    if (cache === null || message.deleted) return
+    if (cache === null) return
     const origins = this.#deps.origins()
-    const writtenAt = message.createdAt * 1000
-    for (const url of pictureUrls(message.attachments)) {
-      if (!isAllowedPicture(url, origins) || cache.has(url) || this.#fetching.has(url) || !cache.wouldKeep(writtenAt)) continue
-      this.#waiting.set(url, Math.max(writtenAt, this.#waiting.get(url) ?? 0))
+    for (const message of messages) {
+      if (message.deleted) continue
+      const writtenAt = message.createdAt * 1000
+      for (const url of pictureUrls(message.attachments)) {
+        if (!isAllowedPicture(url, origins) || cache.has(url) || this.#fetching.has(url) || !cache.wouldKeep(writtenAt)) continue
+        this.#waiting.set(url, Math.max(writtenAt, this.#waiting.get(url) ?? 0))
+      }
     }
     while (this.#waiting.size > MAX_WAITING) this.#waiting.delete(this.#next(false))
     this.#pump()
