@@ -2,7 +2,8 @@
 // Attach image button opens), it uploads through main to the local image service and goes out
 // with her text; Grace sees the picture load live and opens it in the viewer, which Escape
 // closes. Ada's wrong file type and eleventh picture are refused before any upload, and an upload
-// that fails while the service is down keeps the draft and goes with Retry once it is back.
+// that fails while the service is down keeps the draft and goes with Retry once it is back. The
+// picture Grace was sent is kept on her device, and shows from there with the service down.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
@@ -119,6 +120,28 @@ describe('pictures between two people', () => {
 
     const message = grace.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Second try' })
     await expect.poll(() => message.getByRole('img', { name: /^Picture from / }).count(), { timeout: 60_000 }).toBe(1)
+    expect(world.pageErrors).toEqual([])
+  })
+
+  it("shows Grace the picture she was sent from her own device once kept there, with the service down too", async () => {
+    const picture = () =>
+      grace.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'The view from the ridge' }).getByRole('img', { name: /^Picture from / })
+    const reopen = async (): Promise<void> => {
+      await grace.reload()
+      await conversation(grace, FIRST_GROUP).click()
+      await picture().waitFor({ timeout: 30_000 })
+    }
+    await reopen()
+    expect(await picture().getAttribute('src')).toMatch(/^\/kept-pictures\/[\w-]+\?url=/)
+
+    await world.stopService()
+    try {
+      await reopen()
+      await picture().scrollIntoViewIfNeeded()
+      await expect.poll(() => loadedWidth(picture()), { timeout: 30_000 }).toBe(40)
+    } finally {
+      await world.restartService()
+    }
     expect(world.pageErrors).toEqual([])
   })
 })
