@@ -33,6 +33,8 @@ export interface StorageUsage {
   conversations: number
   /** The database's size on disk. */
   bytes: number
+  /** What the pictures of kept messages take, and the most they may (Settings ▸ Storage's `Space for pictures`). */
+  pictures: { bytes: number; limitBytes: number }
 }
 
 export interface StorageState {

@@ -28,7 +28,8 @@ export function storageHandlers(deps: StorageDependencies): StorageHandlers {
     const store = deps.store()
     if (store === null) return null
     try {
-      return await store.usage()
+      const { bytes, limitBytes } = store.pictures.usage()
+      return { ...(await store.usage()), pictures: { bytes, limitBytes } }
     } catch (error) {
       deps.log.warn('could not measure the local store', error)
       return null

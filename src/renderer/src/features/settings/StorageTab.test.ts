@@ -20,7 +20,7 @@ function storage(overrides: Partial<StorageState> = {}): StorageState {
     keepFullHistory: true,
     paused: false,
     download: downloading,
-    usage: { messages: 12_345, conversations: 42, bytes: 18_200_000 },
+    usage: { messages: 12_345, conversations: 42, bytes: 18_200_000, pictures: { bytes: 35_000_000, limitBytes: 500_000_000 } },
     ...overrides
   }
 }
@@ -48,7 +48,8 @@ describe('Settings ▸ Storage', () => {
     expect(bar).toHaveAttribute('aria-valuetext', '3 of 42 conversations')
     expect(bar).toHaveAccessibleDescription('Launch Team: 1,200 of about 10,000 messages (3 of 42 conversations complete)')
     expect(panel).toHaveTextContent('Launch Team: 1,200 of about 10,000 messages')
-    expect(panel).toHaveTextContent('12,345 messages in 42 conversations, 18.2 MB')
+    expect(panel).toHaveTextContent('12,345 messages in 42 conversations, 18.2 MB; pictures 35.0 MB of 500 MB')
+    expect(within(panel).getByRole('combobox', { name: 'Space for pictures' })).toHaveValue('500')
     expect(within(panel).getByRole('button', { name: 'Pause' })).toBeEnabled()
     expect(within(panel).queryByRole('button', { name: 'Resume' })).toBeNull()
   })
@@ -62,7 +63,7 @@ describe('Settings ▸ Storage', () => {
     await waitFor(() => expect(panel).toHaveTextContent('Launch Team: 1,300 of about 10,000 messages'))
     expect(fake.callsTo('storage:get')).toHaveLength(measured)
 
-    fake.returns('storage:get', storage({ download: { state: 'done', conversationsDone: 42, conversations: 42, current: null }, usage: { messages: 20_000, conversations: 42, bytes: 30_050_000 } }))
+    fake.returns('storage:get', storage({ download: { state: 'done', conversationsDone: 42, conversations: 42, current: null }, usage: { messages: 20_000, conversations: 42, bytes: 30_050_000, pictures: { bytes: 35_000_000, limitBytes: 500_000_000 } } }))
     fake.emit('storage:progress', { state: 'done', conversationsDone: 42, conversations: 42, current: null })
     expect(await within(panel).findByText('All history is on this device')).toBeInTheDocument()
     expect(within(panel).queryByRole('progressbar')).toBeNull()
@@ -76,7 +77,7 @@ describe('Settings ▸ Storage', () => {
       signedIn(
         storage({
           download: { state: 'downloading', conversationsDone: 0, conversations: 1, current: { conversationId: LAUNCH, name: 'Launch Team', kept: 1, total: null } },
-          usage: { messages: 1, conversations: 1, bytes: 40_960 }
+          usage: { messages: 1, conversations: 1, bytes: 40_960, pictures: { bytes: 35_000_000, limitBytes: 500_000_000 } }
         })
       )
     )
@@ -119,7 +120,7 @@ describe('Settings ▸ Storage', () => {
   it('deletes local data only after a confirmation, and shows what is kept afterwards', async () => {
     const fake = signedIn().returns(
       'storage:deleteLocalData',
-      storage({ download: { state: 'downloading', conversationsDone: 0, conversations: 42, current: null }, usage: { messages: 0, conversations: 0, bytes: 53_248 } })
+      storage({ download: { state: 'downloading', conversationsDone: 0, conversations: 42, current: null }, usage: { messages: 0, conversations: 0, bytes: 53_248, pictures: { bytes: 35_000_000, limitBytes: 500_000_000 } } })
     )
     const panel = await openStorage(fake)
 

@@ -9,9 +9,17 @@ function count(n: number, one: string, many: string): string {
   return `${whole.format(n)} ${n === 1 ? one : many}`
 }
 
-/** `12,345 messages in 42 conversations, 18.2 MB`: megabytes of a million bytes, as disks count them. */
+/**
+ * `12,345 messages in 42 conversations, 18.2 MB; pictures 35.0 MB of 500 MB`: megabytes of a
+ * million bytes, as disks count them.
+ */
 export function usageWords(usage: StorageUsage): string {
-  return `${count(usage.messages, 'message', 'messages')} in ${count(usage.conversations, 'conversation', 'conversations')}, ${oneDecimal.format(usage.bytes / 1_000_000)} MB`
+  const { pictures } = usage
+  return `${count(usage.messages, 'message', 'messages')} in ${count(usage.conversations, 'conversation', 'conversations')}, ${megabytes(usage.bytes)}; pictures ${megabytes(pictures.bytes)} of ${whole.format(pictures.limitBytes / 1_000_000)} MB`
+}
+
+function megabytes(bytes: number): string {
+  return `${oneDecimal.format(bytes / 1_000_000)} MB`
 }
 
 /** `Launch Team: 1,200 of about 10,000 messages`, for the conversation under way; null when there is none. */
