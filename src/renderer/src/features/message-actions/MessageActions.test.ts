@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
+import { layOutHistory } from '../../testing/history-layout'
 import { startApp } from '../../testing/start-app'
 
 const now = (): number => Math.floor(Date.now() / 1000)
@@ -52,6 +53,31 @@ describe('message actions', () => {
     const theirs = within(toolbarOf(history, 'Noodles?'))
     expect(theirs.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual(['React', 'Pin'])
   })
+
+  it('offers the same actions on rows drawn while scrolling up, on one the pointer comes to at once', async () => {
+    const removeLayout = layOutHistory()
+    try {
+      const texts = Array.from({ length: 300 }, (_, index) => `Old ${index}`)
+      const history = await open(setUp([...texts.map((text) => grace(text)), mine('Newest mine')]))
+      const viewport = screen.getByRole('region', { name: 'Message history' })
+      // The newest hundred are drawn on opening: Old 201 to Old 299 and the newest.
+      expect(within(history).queryByText('Old 199')).toBeNull()
+
+      viewport.scrollTop = 0
+      await fireEvent.scroll(viewport)
+      await waitFor(() => expect(within(history).getByText('Old 199')).toBeInTheDocument())
+      // The rows of that batch put their toolbars off until the page is idle; the last of them is made last.
+      const pointed = rowOf(history, 'Old 199')
+      expect(within(pointed).queryByRole('toolbar')).toBeNull()
+      await fireEvent.pointerEnter(pointed.querySelector('.message') ?? pointed)
+      expect(within(toolbarOf(history, 'Old 199')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+      // The others get theirs when the page is idle, a few at a time (slowly in jsdom on a busy machine).
+      await waitFor(() => expect(within(toolbarOf(history, 'Old 198')).getByRole('button', { name: 'Pin' })).toBeInTheDocument(), { timeout: 20_000 })
+      expect(within(toolbarOf(history, 'Old 180')).getByRole('button', { name: 'React' })).toBeInTheDocument()
+    } finally {
+      removeLayout()
+    }
+  }, 30_000)
 
   it('takes Edit away when the 15 minutes end while the message is on screen', async () => {
     // A few seconds short of the end, so a slow start still finds Edit there.

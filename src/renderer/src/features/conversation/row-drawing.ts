@@ -1,0 +1,22 @@
+// How the history tells the rows it draws whether they are part of a batch drawn while the user
+// scrolls, when every millisecond of the frame counts: such a row puts off what only hovering or
+// focusing it shows (its actions toolbar, as dear to create and lay out as the rest of the row)
+// until the page is idle, or until the pointer or focus comes to it.
+import { getContext, setContext } from 'svelte'
+
+export interface RowDrawing {
+  /** Rows created now are part of a batch drawn at an edge while the user scrolls. */
+  inBatch(): boolean
+  /** Runs a job when the page is idle; returns what cancels it. */
+  later(job: () => void): () => void
+}
+
+const KEY = Symbol('row-drawing')
+
+export function provideRowDrawing(drawing: RowDrawing): void {
+  setContext(KEY, drawing)
+}
+
+export function rowDrawing(): RowDrawing | undefined {
+  return getContext<RowDrawing | undefined>(KEY)
+}
