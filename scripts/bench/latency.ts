@@ -114,7 +114,7 @@ export interface PushSeries {
   floor: RawFayeClient
   graceToken: string
   groupId: string
-  /** Begins each text, so that one series never finds another's messages in the DOM. */
+  /** Begins each text (`bench <one word>`, as the page probe looks for them), so that one series never finds another's messages in the DOM. */
   label: string
 }
 

@@ -138,7 +138,7 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     floor = await RawFayeClient.subscribe(run.service.origin, `/user/${adaId}`, adaFloorToken)
     await openGroup(first.page)
     await sleep(1000)
-    const during = await measurePushes({ run, ada: first, adaId, floor, graceToken, groupId, label: 'bench push during download' }, options.latency)
+    const during = await measurePushes({ run, ada: first, adaId, floor, graceToken, groupId, label: 'bench downloading' }, options.latency)
     await floor.close()
     floor = null
 
