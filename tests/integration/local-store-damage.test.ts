@@ -1,7 +1,10 @@
 // A damaged store against the real service and real files: a database that cannot be read (not a
 // database, cut short, a flipped byte in one page, the key that reads it replaced or spoilt) is
 // set aside, the person is told in words, and the app carries on from the service, keeping the
-// history it reads again; what waited unsent goes out once.
+// history it reads again. What waited unsent is never lost in silence: where the old file can
+// still be read (a flipped page) it goes out once; where it cannot, the outbox went with it (it is
+// kept nowhere else, so no message text is ever on disk in plain form) and the notice says how
+// many messages were lost.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +15,9 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { SET_ASIDE_NOTICE } from '../../src/main/storage/local-store/local-stores'
 import { TOKEN_FILE_NAME } from '../../src/main/storage/file-token-vault'
+import { dataDirStores } from '../../src/main/storage/data-dir-stores'
+import { quietLog } from '../support/memory-platform'
+import type { PendingMessage } from '@shared/messages'
 import { environmentWithoutParley, startBrowserCli, type BrowserCli } from '../support/browser-cli'
 
 const { cleanups, service: serviceFor } = testScope()
@@ -65,6 +71,16 @@ async function readWholeHistory(app: AppHarness<TokenVault, Preferences>, groupI
   return texts
 }
 
+/** Ada's outbox as her store keeps it, read with no app running on the directory. */
+async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
+  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
+  try {
+    return await store.outbox()
+  } finally {
+    await store.close()
+  }
+}
+
 function storeFile({ dataDir, ada }: Scene, suffix: 'db' | 'key'): string {
   return join(dataDir, 'store', `${ada.id}.${suffix}`)
 }
@@ -81,21 +97,31 @@ async function serviceTexts(scene: Scene): Promise<string[]> {
 }
 
 /**
- * Starts the app on the damaged directory and checks it tells, sets aside, rebuilds from the
- * service and sends what waited; then that a start with the service out of reach shows what it
- * rebuilt, with nothing more to tell.
+ * What became of the message written before the damage: `kept` (read back out of the old file and
+ * sent once) or `lost` (unreadable with the rest, and the notice says so: 1 message).
  */
-async function startsAndCarriesOn(scene: Scene, start: (app: AppHarness<TokenVault, Preferences>) => Promise<void>): Promise<void> {
+type Outcome = 'kept' | 'lost'
+
+/**
+ * Starts the app on the damaged directory and checks it tells, sets aside and rebuilds from the
+ * service; that what waited unsent is sent once, or named in the notice as lost and then nowhere
+ * (neither sent nor waiting, nor told again); then that a start with the service out of reach shows
+ * what it rebuilt, with nothing more to tell.
+ */
+async function startsAndCarriesOn(scene: Scene, outcome: Outcome, start: (app: AppHarness<TokenVault, Preferences>) => Promise<void>): Promise<void> {
   const app = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)
   await start(app)
   await app.events.waitFor('storage:notice', () => true)
-  expect(app.events.all('storage:notice')).toEqual([{ text: SET_ASIDE_NOTICE }])
+  const told = outcome === 'kept' ? SET_ASIDE_NOTICE : `${SET_ASIDE_NOTICE} 1 message you wrote had not been sent and could not be recovered.`
+  expect(app.events.all('storage:notice')).toEqual([{ text: told }])
   expect(setAsideFiles(scene)).toHaveLength(1)
   expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
   await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scene.groupId))
-  const sent = await sentOnce(app, scene)
+  const sent = outcome === 'kept' ? await sentOnce(app, scene) : await namedAsLost(app, scene)
   expect(await readWholeHistory(app, scene.groupId)).toEqual([...everyMessage, ...sent])
   await app.core.stop()
+  // Sent, or told as lost: either way nothing waits any more.
+  expect(await keptOutbox(scene)).toEqual([])
 
   scene.proxy.cut()
   const offline = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)
@@ -103,7 +129,7 @@ async function startsAndCarriesOn(scene: Scene, start: (app: AppHarness<TokenVau
   expect(await offline.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
   await offline.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scene.groupId))
   const opened = await offline.call('conversations:open', { conversationId: scene.groupId })
-  expect(opened.messages.at(-1)?.text).toBe('written before the damage')
+  expect(opened.messages.at(-1)?.text).toBe(outcome === 'kept' ? 'written before the damage' : `history ${HISTORY_LENGTH}`)
   expect(offline.events.all('storage:notice')).toEqual([])
   expect(setAsideFiles(scene)).toHaveLength(1)
 }
@@ -115,19 +141,31 @@ async function sentOnce(app: AppHarness<TokenVault, Preferences>, scene: Scene):
   return ['written before the damage']
 }
 
+/**
+ * The message written before the damage went with the store that could not be read: the notice
+ * named it, and now it neither waits in the outbox nor reaches the service (nothing sends a text
+ * the app no longer has, nor pretends to).
+ */
+async function namedAsLost(app: AppHarness<TokenVault, Preferences>, scene: Scene): Promise<string[]> {
+  const outbox = app.events.all('outbox:changed').filter((change) => change.conversationId === scene.groupId)
+  for (const change of outbox) expect(change.pending.map((message) => message.clientId)).not.toContain('before-damage')
+  expect(await serviceTexts(scene)).not.toContain('written before the damage')
+  return []
+}
+
 const restarted = (app: AppHarness<TokenVault, Preferences>): Promise<void> => app.core.start()
 
 describe('a damaged store', () => {
   it('that is not a database at all', async () => {
     const scene = await keptThenStopped()
     writeFileSync(storeFile(scene, 'db'), Buffer.alloc(64 * 1024, 'not a database '))
-    await startsAndCarriesOn(scene, restarted)
+    await startsAndCarriesOn(scene, 'lost', restarted)
   })
 
   it('cut short', async () => {
     const scene = await keptThenStopped()
     truncateSync(storeFile(scene, 'db'), Math.floor(statSync(storeFile(scene, 'db')).size / 3))
-    await startsAndCarriesOn(scene, restarted)
+    await startsAndCarriesOn(scene, 'lost', restarted)
   })
 
   it('with a byte flipped in one of its pages, which its integrity check finds', async () => {
@@ -137,20 +175,20 @@ describe('a damaged store', () => {
     // In the last page but one: a page of messages, well past the schema.
     flipByte(bytes, bytes.length - 4096 - 100)
     writeFileSync(storeFile(scene, 'db'), bytes)
-    await startsAndCarriesOn(scene, restarted)
+    await startsAndCarriesOn(scene, 'kept', restarted)
   })
 
   it('whose key was replaced by another', async () => {
     const scene = await keptThenStopped()
     writeFileSync(storeFile(scene, 'key'), 'ab'.repeat(32))
-    await startsAndCarriesOn(scene, restarted)
+    await startsAndCarriesOn(scene, 'lost', restarted)
   })
 
   it('whose key file is spoilt, told at the sign-in that follows', async () => {
     const scene = await keptThenStopped()
     writeFileSync(storeFile(scene, 'key'), 'not a key')
     rmSync(join(scene.dataDir, TOKEN_FILE_NAME))
-    await startsAndCarriesOn(scene, async (app) => {
+    await startsAndCarriesOn(scene, 'lost', async (app) => {
       await app.core.start()
       expect(await app.call('session:get', {})).toMatchObject({ status: 'signedOut' })
       await signInThroughSms(app, scene.service, scene.ada)

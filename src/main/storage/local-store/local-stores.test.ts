@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { LocalStore } from '../../core/ports'
-import { FileLocalStores, SET_ASIDE_NOTICE } from './local-stores'
+import { FileLocalStores, SET_ASIDE_NOTICE, setAsideNotice } from './local-stores'
 import { PLAIN_FILE, type KeySealing } from './store-keys'
 
 const GROUP = '7001' as ConversationId
@@ -67,11 +67,22 @@ describe('a store on disk', () => {
     expect((await again.newest(GROUP, 10))?.messages.map((m) => m.text)).toEqual(['message 1', UNIQUE_TEXT])
     expect(await again.outbox()).toEqual([pending('a')])
     await again.close()
+    expect(readdirSync(directory)).toContain('42.unsent')
     for (const name of readdirSync(directory).filter((entry) => statSync(join(directory, entry)).isFile())) {
       const bytes = readFileSync(join(directory, name))
       expect(bytes.includes(Buffer.from('otter sleeps')), name).toBe(false)
       expect(bytes.includes(Buffer.from('unsent a')), name).toBe(false)
     }
+  })
+
+  it('keeps beside the database how many messages wait unsent, as a number and nothing more', async () => {
+    const { store } = await open()
+    await store.keepOutbox([pending('a'), pending('b')])
+    expect(readFileSync(join(directory, '42.unsent'), 'utf8')).toBe('2\n')
+    await store.keepOutbox([pending('b')])
+    expect(readFileSync(join(directory, '42.unsent'), 'utf8')).toBe('1\n')
+    await store.keepOutbox([])
+    expect(readFileSync(join(directory, '42.unsent'), 'utf8')).toBe('0\n')
   })
 
   it('keeps its key sealed as the platform seals it', async () => {
@@ -110,6 +121,44 @@ describe('a store on disk', () => {
     expect(readFileSync(join(directory, '42.db.set-aside-1234'), 'utf8')).toContain('not a database')
   })
 
+  it('names in its notice the unsent messages a store that cannot be read took with it, and no more after', async () => {
+    const { store } = await open()
+    await store.keepOutbox([pending('a'), pending('b')])
+    await store.close()
+    writeFileSync(join(directory, '42.db'), 'this is not a database at all'.repeat(200))
+
+    const { store: fresh, setAside } = await open()
+    expect(setAside).toBe(`${SET_ASIDE_NOTICE} 2 messages you wrote had not been sent and could not be recovered.`)
+    expect(await fresh.outbox()).toEqual([])
+    await fresh.close()
+    expect((await open()).setAside).toBeNull()
+    expect(readFileSync(join(directory, '42.db.set-aside-1234'), 'utf8')).toContain('not a database')
+  })
+
+  it('names the one unsent message a store whose key is lost took with it', async () => {
+    const { store } = await open()
+    await store.keepOutbox([pending('a')])
+    await store.close()
+    writeFileSync(join(directory, '42.key'), 'not a key')
+
+    expect((await open()).setAside).toBe(`${SET_ASIDE_NOTICE} 1 message you wrote had not been sent and could not be recovered.`)
+  })
+
+  it('says unsent messages may have been lost when it cannot tell how many waited', async () => {
+    await (await open()).store.close()
+    writeFileSync(join(directory, '42.db'), 'this is not a database at all'.repeat(200))
+    writeFileSync(join(directory, '42.unsent'), 'garbled')
+
+    expect((await open()).setAside).toBe(`${SET_ASIDE_NOTICE} Messages you wrote that had not been sent yet, if there were any, could not be recovered.`)
+  })
+
+  it('words the notice for none, one, some or an unknown number of messages lost', () => {
+    expect(setAsideNotice(0)).toBe(SET_ASIDE_NOTICE)
+    expect(setAsideNotice(1)).toMatch(/ 1 message you wrote had not been sent and could not be recovered\.$/)
+    expect(setAsideNotice(3)).toMatch(/ 3 messages you wrote had not been sent and could not be recovered\.$/)
+    expect(setAsideNotice('unknown')).toMatch(/if there were any, could not be recovered\.$/)
+  })
+
   it('sets aside a database whose check fails (a byte flipped in a page of messages), keeping its outbox in the new one', async () => {
     const { store } = await open()
     await store.keepOutbox([pending('a'), pending('b')])
@@ -122,8 +171,10 @@ describe('a store on disk', () => {
     writeFileSync(join(directory, '42.db'), bytes)
 
     const { store: fresh, setAside } = await open()
+    // Every message that waited was read back, so none is named as lost.
     expect(setAside).toBe(SET_ASIDE_NOTICE)
     expect(await fresh.outbox()).toEqual([pending('a'), pending('b')])
+    expect(readFileSync(join(directory, '42.unsent'), 'utf8')).toBe('2\n')
     expect(await fresh.newest(GROUP, 10)).toBeNull()
     expect(readdirSync(directory)).toEqual(expect.arrayContaining(['42.db.set-aside-1234', '42.key.set-aside-1234']))
   })
@@ -136,8 +187,11 @@ describe('a store on disk', () => {
   })
 
   it('removes an account\'s store, key and anything set aside, and nobody else\'s', async () => {
-    await (await open('42')).store.close()
+    const { store } = await open('42')
+    await store.keepOutbox([pending('a')])
+    await store.close()
     await (await open('77')).store.close()
+    expect(readdirSync(directory)).toContain('42.unsent')
     await stores.remove('42')
     expect(readdirSync(directory).filter((name) => name.startsWith('42.'))).toEqual([])
     expect(await stores.has('42')).toBe(false)

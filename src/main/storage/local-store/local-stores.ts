@@ -19,12 +19,28 @@ import { migrate } from './migrations'
 import { FilePictureCache } from './picture-cache'
 import { SqliteStore } from './sqlite-store'
 import { StoreKeys, type KeySealing } from './store-keys'
+import { UnsentCountFile, type UnsentCount } from './unsent-count'
 
-/** What the app shows when a store had to be moved aside. */
+/** What the app shows when a store had to be moved aside, with everything in its outbox kept. */
 /** How much room pictures take until core says what the setting is. */
 const INITIAL_PICTURE_LIMIT_BYTES = 500 * 1024 * 1024
 
 export const SET_ASIDE_NOTICE = 'The messages kept on this device could not be read, so they were set aside. They will be downloaded again from the service.'
+
+/**
+ * What the app shows when a store had to be moved aside: `unrecovered` says how many messages
+ * waited unsent in it and could not be read back into the new one (they exist nowhere else).
+ */
+export function setAsideNotice(unrecovered: UnsentCount): string {
+  if (unrecovered === 0) return SET_ASIDE_NOTICE
+  const lost =
+    unrecovered === 'unknown'
+      ? 'Messages you wrote that had not been sent yet, if there were any, could not be recovered.'
+      : unrecovered === 1
+        ? '1 message you wrote had not been sent and could not be recovered.'
+        : `${unrecovered} messages you wrote had not been sent and could not be recovered.`
+  return `${SET_ASIDE_NOTICE} ${lost}`
+}
 
 export class FileLocalStores implements LocalStores {
   readonly #directory: string
@@ -64,17 +80,19 @@ export class FileLocalStores implements LocalStores {
         if (isPassing(error)) throw error
         this.#log.warn(`could not open the local store of ${accountId}; setting it aside`, error)
         const rescued = readOutboxOf(file, key)
+        const waited = this.#unsentCount(accountId).read()
         this.#setAside(accountId)
         const store = await this.#create(accountId)
         if (rescued.length > 0) await store.keepOutbox(rescued)
-        return { store, setAside: SET_ASIDE_NOTICE }
+        return { store, setAside: setAsideNotice(waited === 'unknown' ? waited : Math.max(0, waited - rescued.length)) }
       }
     }
     if (existsSync(file)) {
-      // A database whose key is gone (sealed under another keychain, say) can never be read.
+      // A database whose key is gone (sealed under another keychain, say) can never be read, nor its outbox.
       this.#log.warn(`the local store of ${accountId} has no key any more; setting it aside`)
+      const waited = this.#unsentCount(accountId).read()
       this.#setAside(accountId)
-      return { store: await this.#create(accountId), setAside: SET_ASIDE_NOTICE }
+      return { store: await this.#create(accountId), setAside: setAsideNotice(waited) }
     }
     return { store: await this.#create(accountId), setAside: null }
   }
@@ -95,8 +113,10 @@ export class FileLocalStores implements LocalStores {
   async #create(accountId: string): Promise<SqliteStore> {
     const file = this.#file(accountId)
     for (const path of databaseFiles(file)) rmSync(path, { force: true })
-    // Pictures sealed under a key that is gone can never be read again.
+    // Pictures sealed under a key that is gone can never be read again, and a new store's outbox
+    // is empty: a count left from one before it says nothing of it.
     rmSync(this.#picturesDirectory(accountId), { force: true, recursive: true })
+    this.#unsentCount(accountId).remove()
     const key = this.#keys.create(accountId)
     return this.#withPictures(accountId, openFile(file, key, this.#maxPages), key)
   }
@@ -104,11 +124,11 @@ export class FileLocalStores implements LocalStores {
   async #withPictures(accountId: string, db: Database, key: string): Promise<SqliteStore> {
     try {
       const pictures = await FilePictureCache.open({ directory: this.#picturesDirectory(accountId), storeKey: key, limitBytes: INITIAL_PICTURE_LIMIT_BYTES, log: this.#log })
-      return new SqliteStore(db, this.#file(accountId), pictures)
+      return new SqliteStore(db, this.#file(accountId), { pictures, unsent: this.#unsentCount(accountId) })
     } catch (error) {
       // Pictures are only a cache: without them, messages are still kept.
       this.#log.warn(`could not open the picture cache of ${accountId}; pictures will not be kept`, error)
-      return new SqliteStore(db, this.#file(accountId))
+      return new SqliteStore(db, this.#file(accountId), { unsent: this.#unsentCount(accountId) })
     }
   }
 
@@ -129,6 +149,11 @@ export class FileLocalStores implements LocalStores {
 
   #file(accountId: string): string {
     return join(this.#directory, `${accountId}.db`)
+  }
+
+  /** How many messages wait in the account's outbox, beside its store (removed with it, as its name begins the same). */
+  #unsentCount(accountId: string): UnsentCountFile {
+    return new UnsentCountFile(join(this.#directory, `${accountId}.unsent`))
   }
 }
 

@@ -12,6 +12,7 @@ import type { GroupDetails } from '@shared/groups'
 import type { Person } from '@shared/people'
 import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
 import { NO_PICTURES } from './picture-cache'
+import type { UnsentCountFile } from './unsent-count'
 
 /** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
 export function sortKeyOf(id: string): bigint {
@@ -29,13 +30,19 @@ export class SqliteStore implements LocalStore {
   readonly #file: string | null
   readonly #sql: ReturnType<typeof prepare>
   readonly pictures: PictureCache
+  readonly #unsent: UnsentCountFile | null
 
-  /** `file`: where the database lives, for its size; null for one in memory. */
-  constructor(db: Database, file: string | null, pictures: PictureCache = NO_PICTURES) {
+  /**
+   * `file`: where the database lives, for its size; null for one in memory. `pictures`: the
+   * account's picture cache. `unsent`: where the outbox's length is written beside it with every
+   * change (none for a store in memory).
+   */
+  constructor(db: Database, file: string | null, beside: { pictures?: PictureCache; unsent?: UnsentCountFile } = {}) {
     this.#db = db
     this.#file = file
     this.#sql = prepare(db)
-    this.pictures = pictures
+    this.pictures = beside.pictures ?? NO_PICTURES
+    this.#unsent = beside.unsent ?? null
   }
 
   async conversations(): Promise<Conversation[]> {
@@ -116,10 +123,13 @@ export class SqliteStore implements LocalStore {
   }
 
   async keepOutbox(pending: PendingMessage[]): Promise<void> {
-    this.#db.transaction(() => {
+    const replace = this.#db.transaction(() => {
       this.#sql.clearOutbox.run()
       pending.forEach((message, position) => this.#sql.keepPending.run(message.clientId, position, JSON.stringify(message)))
-    })()
+    })
+    if (this.#unsent === null) return replace()
+    const { count } = this.#sql.outboxCount.get() as { count: number }
+    this.#unsent.around(count, pending.length, () => replace())
   }
 
   async usage(): Promise<StoreUsage> {
@@ -222,6 +232,7 @@ function prepare(db: Database) {
        WHERE runs.last_key = (SELECT MAX(last_key) FROM runs AS newest WHERE newest.conversation_id = runs.conversation_id)`
     ),
     outbox: db.prepare('SELECT json FROM outbox ORDER BY position'),
+    outboxCount: db.prepare('SELECT COUNT(*) AS count FROM outbox'),
     clearOutbox: db.prepare('DELETE FROM outbox'),
     keepPending: db.prepare('INSERT INTO outbox (client_id, position, json) VALUES (?, ?, ?)'),
     historyStarts: db.prepare(
