@@ -9,7 +9,7 @@ import type { TestService, TestUser } from '../../server/test/support'
 import { launchApp, launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
-import { OUTBOX_NOT_KEPT_NOTICE } from '../../src/main/core/outbox-keeper'
+import { OPEN_FAILED_NOTICE } from '../../src/main/core/store-keeper'
 import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import { quietLog } from '../support/memory-platform'
 import type { PendingMessage } from '@shared/messages'
@@ -301,7 +301,7 @@ describe('with no store to keep the outbox in', () => {
     }
     const app = launchApp(scenery.proxy.origin, cleanups, { stores: unopenable })
     await signInThroughSms(app, scenery.service, scenery.ada)
-    await app.events.waitFor('storage:notice', (notice) => notice.text === OUTBOX_NOT_KEPT_NOTICE)
+    await app.events.waitFor('storage:notice', (notice) => notice.text === OPEN_FAILED_NOTICE)
     await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
     scenery.proxy.cut()
     await app.call('messages:send', { conversationId: scenery.groupId, text: 'kept in memory', clientId: 'memory-1' })
@@ -312,6 +312,8 @@ describe('with no store to keep the outbox in', () => {
     await app.events.waitFor('outbox:changed', (change) => change.conversationId === scenery.groupId && change.pending.length === 0, 30_000)
     const stored = await scenery.service.call('GET', `/v3/groups/${scenery.groupId}/messages`, { token: scenery.ada.token, query: { limit: '5' } })
     expect(stored.body.response.messages.filter((message: { source_guid: string }) => message.source_guid === 'memory-1')).toHaveLength(1)
+    // Told once, in one notice that says both that nothing is kept and that unsent messages last the run only.
+    expect(app.events.all('storage:notice')).toEqual([{ text: OPEN_FAILED_NOTICE }])
   })
 })
 

@@ -128,7 +128,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const storageNotice = (text: string): void => events.emit('storage:notice', { text })
   const keeper = deps.stores === undefined ? null : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: storageNotice, ...timers })
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
-  const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log, notice: storageNotice })
+  const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log })
   const pictures =
     keeper === null
       ? null

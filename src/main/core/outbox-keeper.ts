@@ -2,15 +2,13 @@
 // with everything else it keeps, and never in plain text. Each account's outbox is in its own
 // store, so nothing one account wrote can go out as another: a session that expired leaves its
 // messages in its store, to go when the same account signs in again, and another account signing
-// in opens its own store and never sees them. When no store could be opened, the outbox lasts the
-// run in memory (per account too), and the person is told so.
+// in opens its own store and never sees them. When no store could be opened, or the outbox could
+// not be written into it, the outbox lasts the run in memory (per account too); the store keeper's
+// notice of that failure tells the person so, in one notice rather than two.
 import type { PendingMessage } from '@shared/messages'
 import type { Log } from '../log/log'
 import type { LocalStore, Preferences } from './ports'
 import type { StoreKeeper } from './store-keeper'
-
-export const OUTBOX_NOT_KEPT_NOTICE =
-  'Messages you write can only be kept until the app closes: the messages on this device could not be opened. Anything not yet sent when you quit will be lost.'
 
 export interface OutboxKeeperDependencies {
   /** The account's store, whose writes run one behind another; null: this app keeps nothing on the device. */
@@ -18,7 +16,6 @@ export interface OutboxKeeperDependencies {
   /** Where an older version kept the outbox, in plain text: moved into the store once, then removed. */
   preferences: Preferences
   log: Log
-  notice(text: string): void
 }
 
 export class OutboxKeeper {
@@ -94,7 +91,6 @@ export class OutboxKeeper {
         return moved.value
       }
     }
-    if (keeper !== null) this.#deps.notice(OUTBOX_NOT_KEPT_NOTICE)
     // Left where an older version put it: until a store can take it, that is its only copy that outlives the run.
     const inMemory = union(legacy, this.#memory.get(accountId) ?? [])
     this.#memory.set(accountId, inMemory)

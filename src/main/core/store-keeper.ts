@@ -27,9 +27,13 @@ export interface StoreKeeperDependencies {
 /** The list changes with every message; it is written at most this often. */
 const LIST_WRITE_DELAY_MS = 1_000
 
-export const OPEN_FAILED_NOTICE = 'The messages kept on this device cannot be opened right now, so none are kept this time. The app carries on from the service.'
+// Both failures leave the outbox in memory only (see outbox-keeper.ts), so each notice says that too:
+// the person hears one thing about what is not kept, not one notice per part of the app.
+const UNSENT_IN_MEMORY = 'Messages you write wait only until the app closes: any not yet sent when you quit will be lost.'
 
-export const WRITE_FAILED_NOTICE = 'New messages can no longer be saved on this device (is the disk full?). The app carries on from the service.'
+export const OPEN_FAILED_NOTICE = `The messages kept on this device cannot be opened right now, so none are kept this time. ${UNSENT_IN_MEMORY} The app carries on from the service.`
+
+export const WRITE_FAILED_NOTICE = `New messages can no longer be saved on this device (is the disk full?). ${UNSENT_IN_MEMORY} The app carries on from the service.`
 
 /** One account's store: being opened, then open (or not, when it could not be). */
 interface Target {
