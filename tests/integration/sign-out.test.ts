@@ -9,6 +9,9 @@ import type { TestService, TestUser } from '../../server/test/support'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import { dataDirStores } from '../../src/main/storage/data-dir-stores'
+import { quietLog } from '../support/memory-platform'
+import type { PendingMessage } from '@shared/messages'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -42,6 +45,19 @@ async function signedInWithHistory(): Promise<Scene> {
 function storeFilesOf({ dataDir, ada }: Scene): string[] {
   const directory = join(dataDir, 'store')
   return existsSync(directory) ? readdirSync(directory).filter((name) => name.startsWith(`${ada.id}.`)) : []
+}
+
+/**
+ * Ada's outbox as her store keeps it on disk, read through a connection of its own beside the
+ * running app's (the store is written with WAL, so a reader sees every committed write).
+ */
+async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
+  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
+  try {
+    return await store.outbox()
+  } finally {
+    await store.close()
+  }
 }
 
 describe('signing out', () => {
@@ -83,13 +99,14 @@ describe('signing out', () => {
 
     expect(await scene.app.call('session:signOut', {})).toEqual({ status: 'unsentMessages', count: 2 })
     expect(await scene.app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
-    expect(scene.app.preferences.get('outbox')).toHaveLength(2)
+    expect((await keptOutbox(scene)).map((message) => message.text)).toEqual(['written offline 1', 'written offline 2'])
     expect(storeFilesOf(scene)).toContain(`${scene.ada.id}.db`)
 
     expect(await scene.app.call('session:signOut', { discardUnsent: true })).toEqual({ status: 'signedOut' })
     expect(await scene.app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
-    expect(scene.app.preferences.get('outbox')).toEqual([])
+    // Gone with the store, and never moved to where an older version kept them in plain text.
     expect(storeFilesOf(scene)).toEqual([])
+    expect(scene.app.preferences.get('outbox')).toBeUndefined()
     expect(scene.app.events.all('outbox:changed').at(-1)).toEqual({ conversationId: scene.groupId, pending: [] })
   })
 })
