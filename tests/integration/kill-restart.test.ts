@@ -5,9 +5,10 @@
 // SIGKILL at a seeded moment. After every kill the store left on disk must open, hold each message
 // once with the service's id and text, and never pass a gap off as continuous (every run it records
 // holds exactly the service's messages in that stretch); and every message the app took to send
-// (answered) must be on the service or still in its outbox. At the end, a last start sends what
-// waited: each such message is on the service once, and the history the app shows is the
-// service's, in order.
+// (answered) must be on the service or still in the outbox its store keeps, with the count of
+// unsent messages kept beside the store saying no fewer than wait there. At the end, a last start
+// sends what waited: each such message is on the service once, and the history the app shows is
+// the service's, in order.
 //
 // The moments follow a seeded schedule: the seed is printed, and KILL_SEED=<seed> runs the same one
 // again; KILL_ROUNDS=<n> runs longer (CI's default keeps the file well under a minute).
@@ -18,7 +19,7 @@ import Sqlite from 'better-sqlite3-multiple-ciphers'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../server/src/seed/prng'
 import type { TestService, TestUser } from '../../server/test/support'
-import type { Message } from '@shared/messages'
+import type { Message, PendingMessage } from '@shared/messages'
 import type { OpenedConversation } from '@shared/conversations'
 import { ensureHostBuilt } from '../../scripts/web.mjs'
 import { environmentWithoutParley, exited, startBrowserCli, type BrowserCli } from '../support/browser-cli'
@@ -26,7 +27,7 @@ import { testScope } from '../support/app-harness'
 import { quietLog } from '../support/memory-platform'
 import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
 import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
-import { dataDirStores } from '../../src/main/storage/data-dir-stores'
+import { UnsentCountFile, type UnsentCount } from '../../src/main/storage/local-store/unsent-count'
 
 const { cleanups, service: serviceFor } = testScope()
 
@@ -92,7 +93,7 @@ describe('the app killed at any moment', () => {
       await exited(cli.child)
       await traffic
       await checkStoreLeft(scene, await serviceMessages(scene), `round ${round}, killed ${killAfter} ms in`)
-      checkNothingWrittenLost(scene, await serviceMessages(scene))
+      await checkNothingWrittenLost(scene, await serviceMessages(scene), `round ${round}, killed ${killAfter} ms in`)
       cli = await start(scene)
     }
 
@@ -206,6 +207,10 @@ function setAside(scene: Scene): string[] {
 interface Kept {
   messages: { id: string; text: string; sortKey: bigint }[]
   runs: { first: bigint; last: bigint; reachesStart: boolean }[]
+  /** What waits unsent, as the app reads it back at its next start. */
+  outbox: PendingMessage[]
+  /** What the count beside the store says waits unsent. */
+  unsent: UnsentCount
 }
 
 /**
@@ -217,17 +222,19 @@ async function readStoreLeft(scene: Scene): Promise<Kept> {
   const copy = mkdtempSync(join(tmpdir(), 'parley-kill-copy-'))
   try {
     cpSync(storeDir(scene), copy, { recursive: true })
+    const unsent = new UnsentCountFile(join(copy, `${scene.ada.id}.unsent`)).read()
     const { store, setAside: told } = await new FileLocalStores({ directory: copy, sealing: PLAIN_FILE, log: quietLog }).open(scene.ada.id)
+    const outbox = await store.outbox()
     await store.close()
     expect(told).toBeNull()
     expect(readdirSync(copy).filter((name) => name.includes('set-aside'))).toEqual([])
-    return readKept(join(copy, `${scene.ada.id}.db`), readFileSync(join(copy, `${scene.ada.id}.key`), 'utf8'))
+    return { ...readKept(join(copy, `${scene.ada.id}.db`), readFileSync(join(copy, `${scene.ada.id}.key`), 'utf8')), outbox, unsent }
   } finally {
     rmSync(copy, { recursive: true, force: true })
   }
 }
 
-function readKept(file: string, key: string): Kept {
+function readKept(file: string, key: string): Omit<Kept, 'outbox' | 'unsent'> {
   const db = new Sqlite(file)
   try {
     db.pragma(`cipher = 'sqlcipher'`)
@@ -269,13 +276,20 @@ async function checkStoreLeft(scene: Scene, service: { id: string; text: string 
   }
 }
 
-/** Every message the app took to send is on the service or still waits in the outbox it keeps. */
-function checkNothingWrittenLost(scene: Scene, service: { id: string; text: string }[]): void {
+/**
+ * Every message the app took to send is on the service or still waits in the outbox its store
+ * keeps; and the count kept beside the store never says fewer wait than do, so a store that later
+ * could not be read would still be told with every message it held.
+ */
+async function checkNothingWrittenLost(scene: Scene, service: { id: string; text: string }[], when: string): Promise<void> {
   const onService = new Set(service.map((message) => message.text))
-  const waiting = new Set((dataDirStores(scene.dataDir, quietLog).preferences.get('outbox') ?? []).map((message) => message.text))
+  const kept = existsSync(join(storeDir(scene), `${scene.ada.id}.db`)) ? await readStoreLeft(scene) : { outbox: [], unsent: 0 }
+  const waiting = new Set(kept.outbox.map((message) => message.text))
   for (const send of scene.sends.filter((sent) => sent.answered)) {
-    expect(onService.has(send.text) || waiting.has(send.text), `"${send.text}" was taken to send and then lost`).toBe(true)
+    expect(onService.has(send.text) || waiting.has(send.text), `${when}: "${send.text}" was taken to send and then lost`).toBe(true)
   }
+  expect(kept.unsent, `${when}: the count of unsent messages beside the store`).not.toBe('unknown')
+  expect(kept.unsent, `${when}: the count of unsent messages beside the store`).toBeGreaterThanOrEqual(kept.outbox.length)
 }
 
 /** The texts of the store left, in its order. */
