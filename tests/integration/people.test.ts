@@ -1,12 +1,15 @@
 // Main's core against the real local service for people: profiles with shared groups (U3), blocks
 // (B1, B3, B4), contacts (R1–R5) and the user's own link (U1), and starting a direct message (C3).
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { TestService, TestUser } from '../../server/test/support'
 import { chatId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { ContactCard } from '@shared/people'
-import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { launchApp, launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 
 const { cleanups, service: serviceForTest } = testScope()
 
@@ -399,7 +402,6 @@ describe('starting a direct message', () => {
     await app.call('messages:send', { conversationId: chat, text: 'Hello?', clientId })
     const failed = await app.events.waitFor('outbox:changed', (change) => change.conversationId === chat && change.pending[0]?.state === 'failed')
     expect(failed.pending).toMatchObject([{ clientId, text: 'Hello?', state: 'failed', error: 'Not sent: Grace is not accepting messages from you.' }])
-    expect(app.preferences.get('outbox')).toMatchObject([{ clientId, text: 'Hello?', state: 'failed' }])
     expect((await app.call('conversations:list', {})).find((conversation) => conversation.id === chat)).toMatchObject({ name: 'Grace', lastMessageId: null })
     expect((await app.call('conversations:open', { conversationId: chat })).pending).toMatchObject([{ clientId, state: 'failed' }])
 
@@ -444,7 +446,11 @@ describe('starting a direct message', () => {
     const grace = await service.signUp({ name: 'Grace' })
     const bookClub = await groupOf(service, ada, 'Book club', [])
     await blockAs(service, grace, ada)
-    const firstRun = await signedInApp(service, ada)
+    // On disk, as the app keeps it: what waits unsent lives in the account's store between runs.
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-people-'))
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const firstRun = launchAppOnDisk(service.origin, cleanups, dataDir)
+    await signInThroughSms(firstRun, service, ada)
     const chat = chatId(ada.id, grace.id)
     const refused = 'Not sent: Grace is not accepting messages from you.'
 
@@ -459,7 +465,7 @@ describe('starting a direct message', () => {
     expect(ids(await firstRun.call('conversations:list', {}))).toEqual(expect.arrayContaining([chat, bookClub]))
     await firstRun.core.stop()
 
-    const nextRun = launchApp(service.origin, cleanups, { vault: firstRun.vault, preferences: firstRun.preferences })
+    const nextRun = launchAppOnDisk(service.origin, cleanups, dataDir)
     await nextRun.core.start()
     const list = await nextRun.events.waitFor('conversations:changed', (conversations) => listed(conversations, chat), 10_000)
     expect(list.find((conversation) => conversation.id === chat)).toMatchObject({ kind: 'dm', name: 'Grace', lastMessageId: null })
