@@ -124,8 +124,10 @@ describe('two-step verification and signed-in apps', () => {
     await expect.poll(() => apps.getByRole('listitem').count()).toBe(1)
     await closeSettings(settings)
 
-    await conversation(phone, FIRST_GROUP).click()
-    await phone.getByRole('button', { name: 'Sign in' }).waitFor()
+    // Its next call meets the refusal: the user's, or one the history download makes first.
+    const signIn = phone.getByRole('button', { name: 'Sign in' })
+    if (!(await signIn.isVisible())) await conversation(phone, FIRST_GROUP).click({ timeout: 2_000 }).catch(() => undefined)
+    await signIn.waitFor()
     // The laptop carries on, its own token still accepted.
     expect(await signedInAppsListed(laptop)).toBe(1)
 
