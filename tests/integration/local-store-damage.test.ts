@@ -9,76 +9,34 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, t
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { keptDevice, keptOutbox, numberedHistory, readWholeHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { SET_ASIDE_NOTICE } from '../../src/main/storage/local-store/local-stores'
 import { TOKEN_FILE_NAME } from '../../src/main/storage/file-token-vault'
-import { dataDirStores } from '../../src/main/storage/data-dir-stores'
-import { quietLog } from '../support/memory-platform'
-import type { PendingMessage } from '@shared/messages'
 import { environmentWithoutParley, startBrowserCli, type BrowserCli } from '../support/browser-cli'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups, service: serviceFor } = scope
 
 /** Enough messages that the database spans many pages, so a late one holds only messages. */
 const HISTORY_LENGTH = 120
-const everyMessage = Array.from({ length: HISTORY_LENGTH }, (_, index) => `history ${index + 1}`)
+const everyMessage = numberedHistory(HISTORY_LENGTH)
 
-interface Scene {
-  service: TestService
-  proxy: TcpProxy
-  dataDir: string
-  ada: TestUser
-  groupId: string
-}
+type Scene = KeptDevice
 
 /** Ada's device after a run that kept her group's whole history, and one message written offline, still unsent. */
 async function keptThenStopped(): Promise<Scene> {
-  const service = await serviceFor()
-  const proxy = await startTcpProxy(service.origin)
-  cleanups.push(() => proxy.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-damage-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  for (let n = 1; n <= HISTORY_LENGTH; n += 1) await service.sendGroupMessage(ada, groupId, `history ${n}`)
-
-  const app = launchAppOnDisk(proxy.origin, cleanups, dataDir)
-  await signInThroughSms(app, service, ada)
-  await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === groupId))
+  const device = await keptDevice(scope, everyMessage)
+  const { proxy, groupId } = device
+  const app = await signedInOnDevice(scope, device)
   expect(await readWholeHistory(app, groupId)).toEqual(everyMessage)
   proxy.cut()
   await app.call('messages:send', { conversationId: groupId, text: 'written before the damage', clientId: 'before-damage' })
   await app.events.waitFor('outbox:changed', ({ pending }) => pending.some((message) => message.state === 'failed'))
   await app.core.stop()
   proxy.restore()
-  return { service, proxy, dataDir, ada, groupId }
-}
-
-async function readWholeHistory(app: AppHarness<TokenVault, Preferences>, groupId: string): Promise<string[]> {
-  const opened = await app.call('conversations:open', { conversationId: groupId })
-  const texts = opened.messages.map((message) => message.text)
-  let oldest = opened.messages[0]?.id
-  let hasOlder = opened.hasOlder
-  while (hasOlder && oldest !== undefined) {
-    const page = await app.call('messages:loadOlder', { conversationId: groupId, beforeId: oldest })
-    texts.unshift(...page.messages.map((message) => message.text))
-    oldest = page.messages[0]?.id
-    hasOlder = page.hasOlder
-  }
-  return texts
-}
-
-/** Ada's outbox as her store keeps it, read with no app running on the directory. */
-async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
-  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
-  try {
-    return await store.outbox()
-  } finally {
-    await store.close()
-  }
+  return device
 }
 
 function storeFile({ dataDir, ada }: Scene, suffix: 'db' | 'key'): string {
@@ -121,7 +79,7 @@ async function startsAndCarriesOn(scene: Scene, outcome: Outcome, start: (app: A
   expect(await readWholeHistory(app, scene.groupId)).toEqual([...everyMessage, ...sent])
   await app.core.stop()
   // Sent, or told as lost: either way nothing waits any more.
-  expect(await keptOutbox(scene)).toEqual([])
+  expect(await keptOutbox(scene.dataDir, scene.ada.id)).toEqual([])
 
   scene.proxy.cut()
   const offline = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)

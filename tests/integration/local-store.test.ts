@@ -1,61 +1,30 @@
 // The local store against the real service and real files: what the app learns reaches the store
 // through the message flow, a start with the service out of reach shows it, and nothing of it can
 // be read off the disk.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
-import { launchApp, launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
+import { keptDevice, keptOutbox, launchOnDevice, numberedHistory, readWholeHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
 import { OPEN_FAILED_NOTICE } from '../../src/main/core/store-keeper'
 import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import { quietLog } from '../support/memory-platform'
 import type { PendingMessage } from '@shared/messages'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups } = scope
 
 /** More than two pages (the app reads 50 at a time), so older pages come from the store too. */
 const HISTORY_LENGTH = 120
+const everyMessage = numberedHistory(HISTORY_LENGTH)
 
-interface Scene {
-  service: TestService
-  proxy: TcpProxy
-  dataDir: string
-  ada: TestUser
-  groupId: string
-}
+type Scene = KeptDevice
 
-async function scene(): Promise<Scene> {
-  const service = await serviceFor()
-  const proxy = await startTcpProxy(service.origin)
-  cleanups.push(() => proxy.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-local-store-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  for (let n = 1; n <= HISTORY_LENGTH; n += 1) await service.sendGroupMessage(ada, groupId, `history ${n}`)
-  return { service, proxy, dataDir, ada, groupId }
-}
+const scene = (): Promise<Scene> => keptDevice(scope, everyMessage)
 
-function launch({ proxy, dataDir }: Scene): AppHarness<TokenVault, Preferences> {
-  return launchAppOnDisk(proxy.origin, cleanups, dataDir)
-}
-
-/** Opens the conversation and pages back to its very start, as scrolling up would. */
-async function readWholeHistory(app: AppHarness<TokenVault, Preferences>, groupId: string): Promise<string[]> {
-  const opened = await app.call('conversations:open', { conversationId: groupId })
-  const texts = opened.messages.map((message) => message.text)
-  let oldest = opened.messages[0]?.id
-  let hasOlder = opened.hasOlder
-  while (hasOlder && oldest !== undefined) {
-    const page = await app.call('messages:loadOlder', { conversationId: groupId, beforeId: oldest })
-    texts.unshift(...page.messages.map((message) => message.text))
-    oldest = page.messages[0]?.id
-    hasOlder = page.hasOlder
-  }
-  return texts
+function launch(scenery: Scene): AppHarness<TokenVault, Preferences> {
+  return launchOnDevice(scope, scenery)
 }
 
 /** Starts the app again on what the last run kept, and waits for the list it shows first. */
@@ -73,14 +42,11 @@ function filesUnder(directory: string): string[] {
     .filter((path) => statSync(path).isFile())
 }
 
-const everyMessage = Array.from({ length: HISTORY_LENGTH }, (_, index) => `history ${index + 1}`)
 
 describe('the local store', () => {
   it('starts signed in with the service out of reach, listing the kept conversations and opening their whole history', async () => {
     const scenery = await scene()
-    const first = launch(scenery)
-    await signInThroughSms(first, scenery.service, scenery.ada)
-    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const first = await signedInOnDevice(scope, scenery)
     expect(await readWholeHistory(first, scenery.groupId)).toEqual(everyMessage)
     await first.core.stop()
 
@@ -122,9 +88,7 @@ describe('the local store', () => {
 
   it('brings a history opened from the store up to date from the service, once', async () => {
     const scenery = await scene()
-    const first = launch(scenery)
-    await signInThroughSms(first, scenery.service, scenery.ada)
-    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const first = await signedInOnDevice(scope, scenery)
     await first.call('conversations:open', { conversationId: scenery.groupId })
     await first.core.stop()
     await scenery.service.sendGroupMessage(scenery.ada, scenery.groupId, 'written elsewhere while the app was closed')
@@ -143,9 +107,7 @@ describe('the local store', () => {
 
   it('keeps no message, name or unsent text readable in any file of the data directory', async () => {
     const scenery = await scene()
-    const app = launch(scenery)
-    await signInThroughSms(app, scenery.service, scenery.ada)
-    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const app = await signedInOnDevice(scope, scenery)
     const unique = `the otter naps by the quarry ${Date.now()}`
     await app.call('conversations:open', { conversationId: scenery.groupId })
     await app.call('messages:send', { conversationId: scenery.groupId, text: unique, clientId: 'unique-1' })
@@ -162,9 +124,7 @@ describe('the local store', () => {
 
   it('brings every kept conversation up to date at a start, not only those opened, so they read offline after', async () => {
     const scenery = await scene()
-    const first = launch(scenery)
-    await signInThroughSms(first, scenery.service, scenery.ada)
-    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const first = await signedInOnDevice(scope, scenery)
     await first.call('conversations:open', { conversationId: scenery.groupId })
     await first.core.stop()
     await scenery.service.sendGroupMessage(scenery.ada, scenery.groupId, 'written while the app was closed')
@@ -188,9 +148,7 @@ describe('the local store', () => {
 
   it('shows a group’s members, as last read, with the service out of reach', async () => {
     const scenery = await scene()
-    const first = launch(scenery)
-    await signInThroughSms(first, scenery.service, scenery.ada)
-    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const first = await signedInOnDevice(scope, scenery)
     const online = await first.call('groups:get', { groupId: scenery.groupId })
     await first.core.stop()
 
@@ -215,9 +173,7 @@ describe('the local store', () => {
 
   it('keeps an unsent text readable in no file of the data directory while it waits, and sends it once when the service is back', async () => {
     const scenery = await scene()
-    const app = launch(scenery)
-    await signInThroughSms(app, scenery.service, scenery.ada)
-    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const app = await signedInOnDevice(scope, scenery)
     await app.call('conversations:open', { conversationId: scenery.groupId })
     scenery.proxy.cut()
     const unique = `the heron waits by the weir ${Date.now()}`
@@ -230,7 +186,7 @@ describe('the local store', () => {
     expect(files.some((path) => path.endsWith('.db'))).toBe(true)
     for (const path of files) expect(readFileSync(path).includes(Buffer.from(unique)), `${unique} in ${path}`).toBe(false)
     await app.core.stop()
-    expect((await keptOutbox(scenery)).map((message) => message.text)).toEqual([unique])
+    expect((await keptOutbox(scenery.dataDir, scenery.ada.id)).map((message) => message.text)).toEqual([unique])
 
     scenery.proxy.restore()
     const back = await restart(scenery)
@@ -241,9 +197,7 @@ describe('the local store', () => {
 
   it('moves an outbox an older version kept in the settings file into the store, and sends it once', async () => {
     const scenery = await scene()
-    const first = launch(scenery)
-    await signInThroughSms(first, scenery.service, scenery.ada)
-    await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const first = await signedInOnDevice(scope, scenery)
     await first.call('conversations:open', { conversationId: scenery.groupId })
     await first.core.stop()
     const unique = `left by an older version ${Date.now()}`
@@ -256,7 +210,7 @@ describe('the local store', () => {
     expect((await offline.call('conversations:open', { conversationId: scenery.groupId })).pending).toMatchObject([{ clientId: 'legacy-1', text: unique }])
     for (const path of filesUnder(scenery.dataDir)) expect(readFileSync(path).includes(Buffer.from(unique)), `${unique} in ${path}`).toBe(false)
     await offline.core.stop()
-    expect((await keptOutbox(scenery)).map((message) => message.clientId)).toEqual(['legacy-1'])
+    expect((await keptOutbox(scenery.dataDir, scenery.ada.id)).map((message) => message.clientId)).toEqual(['legacy-1'])
 
     scenery.proxy.restore()
     const back = await restart(scenery)
@@ -268,9 +222,7 @@ describe('the local store', () => {
   it('keeps what waited when the session ended for the same account, and never sends it as another who signs in meanwhile', async () => {
     const scenery = await scene()
     const bea = await scenery.service.createUser({ name: 'Bea' })
-    const app = launch(scenery)
-    await signInThroughSms(app, scenery.service, scenery.ada)
-    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    const app = await signedInOnDevice(scope, scenery)
     await scenery.service.call('POST', '/v2/access_tokens/current/destroy', { token: (await app.vault.load())?.token ?? '' })
     await app.call('messages:send', { conversationId: scenery.groupId, text: 'Ada wrote this', clientId: 'ada-1' })
     await app.events.waitFor('session:changed', (state) => state.status === 'signedOut')
@@ -316,13 +268,3 @@ describe('with no store to keep the outbox in', () => {
     expect(app.events.all('storage:notice')).toEqual([{ text: OPEN_FAILED_NOTICE }])
   })
 })
-
-/** Ada's outbox as her store keeps it, read with no app running on the directory. */
-async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
-  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
-  try {
-    return await store.outbox()
-  } finally {
-    await store.close()
-  }
-}

@@ -1,43 +1,25 @@
 // Offline against the real service and real files: a start with the service refusing connections,
 // or not answering at all, is signed in from the store and says it is offline (the header's
 // `Offline`), what is written then waits, and it all goes out once, in order, when the service is back.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
-import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { launchAppOnDisk, testScope, type AppHarness } from '../support/app-harness'
+import { keptDevice, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups } = scope
 
 type App = AppHarness<TokenVault, Preferences>
 
-interface Scene {
-  service: TestService
-  proxy: TcpProxy
-  dataDir: string
-  ada: TestUser
-  groupId: string
-}
+type Scene = KeptDevice
 
 /** Ada, a group with a little history, and a first run that read it before stopping. */
 async function keptScene(): Promise<Scene> {
-  const service = await serviceFor()
-  const proxy = await startTcpProxy(service.origin)
-  cleanups.push(() => proxy.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-offline-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  for (const text of ['kept 1', 'kept 2']) await service.sendGroupMessage(ada, groupId, text)
-  const first = launchAppOnDisk(proxy.origin, cleanups, dataDir)
-  await signInThroughSms(first, service, ada)
-  await first.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === groupId))
-  await first.call('conversations:open', { conversationId: groupId })
+  const device = await keptDevice(scope, ['kept 1', 'kept 2'])
+  const first = await signedInOnDevice(scope, device)
+  await first.call('conversations:open', { conversationId: device.groupId })
   await first.core.stop()
-  return { service, proxy, dataDir, ada, groupId }
+  return device
 }
 
 async function startAgain({ proxy, dataDir }: Scene): Promise<App> {

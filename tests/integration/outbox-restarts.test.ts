@@ -13,9 +13,8 @@ import type { TestService, TestUser } from '../../server/test/support'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { chatId, compareIds, type ConversationId } from '@shared/conversation-id'
 import type { PendingMessage } from '@shared/messages'
-import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
-import { quietLog } from '../support/memory-platform'
+import { keptOutbox } from '../support/kept-device'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
 
 const { cleanups, service: serviceFor } = testScope()
@@ -100,12 +99,7 @@ async function nextRun(world: Rig): Promise<App> {
 async function outboxOnDisk(world: Rig): Promise<PendingMessage[]> {
   const settings = JSON.parse(readFileSync(join(world.dataDir, 'settings.json'), 'utf8')) as { outbox?: PendingMessage[] }
   expect(settings.outbox).toBeUndefined()
-  const { store } = await dataDirStores(world.dataDir, quietLog).stores.open(world.ada.id)
-  try {
-    return await store.outbox()
-  } finally {
-    await store.close()
-  }
+  return keptOutbox(world.dataDir, world.ada.id)
 }
 
 /** Ada's messages in a conversation as the service stores them, oldest first, read over REST. */

@@ -1,63 +1,32 @@
 // Signing out against the real service and real files: the user's sign-out takes this device's copy
 // of the account with it (stored messages and the key that reads them), a session that merely ends
 // keeps it, and messages still waiting to be sent go only with the user's say-so.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { keptDevice, keptOutbox, numberedHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
-import { dataDirStores } from '../../src/main/storage/data-dir-stores'
-import { quietLog } from '../support/memory-platform'
-import type { PendingMessage } from '@shared/messages'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups } = scope
 
-interface Scene {
-  service: TestService
-  proxy: TcpProxy
-  dataDir: string
-  ada: TestUser
-  groupId: string
+interface Scene extends KeptDevice {
   app: AppHarness<TokenVault, Preferences>
 }
 
 /** Ada signed in on a device that has kept her group's history. */
 async function signedInWithHistory(): Promise<Scene> {
-  const service = await serviceFor()
-  const proxy = await startTcpProxy(service.origin)
-  cleanups.push(() => proxy.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-sign-out-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  for (let n = 1; n <= 5; n += 1) await service.sendGroupMessage(ada, groupId, `history ${n}`)
-  const app = launchAppOnDisk(proxy.origin, cleanups, dataDir)
-  await signInThroughSms(app, service, ada)
-  await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === groupId))
-  await app.call('conversations:open', { conversationId: groupId })
-  return { service, proxy, dataDir, ada, groupId, app }
+  const device = await keptDevice(scope, numberedHistory(5))
+  const app = await signedInOnDevice(scope, device)
+  await app.call('conversations:open', { conversationId: device.groupId })
+  return { ...device, app }
 }
 
 /** The files under the data directory's store/ that belong to the account. */
 function storeFilesOf({ dataDir, ada }: Scene): string[] {
   const directory = join(dataDir, 'store')
   return existsSync(directory) ? readdirSync(directory).filter((name) => name.startsWith(`${ada.id}.`)) : []
-}
-
-/**
- * Ada's outbox as her store keeps it on disk, read through a connection of its own beside the
- * running app's (the store is written with WAL, so a reader sees every committed write).
- */
-async function keptOutbox({ dataDir, ada }: Scene): Promise<PendingMessage[]> {
-  const { store } = await dataDirStores(dataDir, quietLog).stores.open(ada.id)
-  try {
-    return await store.outbox()
-  } finally {
-    await store.close()
-  }
 }
 
 describe('signing out', () => {
@@ -99,7 +68,7 @@ describe('signing out', () => {
 
     expect(await scene.app.call('session:signOut', {})).toEqual({ status: 'unsentMessages', count: 2 })
     expect(await scene.app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
-    expect((await keptOutbox(scene)).map((message) => message.text)).toEqual(['written offline 1', 'written offline 2'])
+    expect((await keptOutbox(scene.dataDir, scene.ada.id)).map((message) => message.text)).toEqual(['written offline 1', 'written offline 2'])
     expect(storeFilesOf(scene)).toContain(`${scene.ada.id}.db`)
 
     expect(await scene.app.call('session:signOut', { discardUnsent: true })).toEqual({ status: 'signedOut' })
