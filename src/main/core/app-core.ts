@@ -127,6 +127,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   const flow = new MessageFlow((event, error) => log.error(`a listener of the message flow's ${event} failed`, error))
   const storageNotice = (text: string): void => events.emit('storage:notice', { text })
   const keeper = deps.stores === undefined ? null : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: storageNotice, ...timers })
+  /** The signed-in account's store; null while there is none (or it is opening). */
+  const localStore = (): LocalStore | null => keeper?.store ?? null
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
   const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log })
   const pictures =
@@ -134,7 +136,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       ? null
       : new PictureKeeper({
           flow,
-          cache: () => keeper.store?.pictures ?? null,
+          cache: () => localStore()?.pictures ?? null,
           download: (url) => deps.service.images.downloadPicture(url),
           origins: pagePictureOrigins,
           limitMb: readSettings(deps.preferences.get('settings')).pictureCacheLimitMb,
@@ -152,7 +154,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   })
   // Every answer, and every failure to reach the service, tells whether the app is offline.
   const watched: ServiceGateway = watchingReach(watchingForGoneGroups(deps.service.gateway, goneGroups), reachability)
-  const gateway: ServiceGateway = keeper === null ? watched : keepingReads(watched, { store: () => keeper.store, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
+  const gateway: ServiceGateway = keeper === null ? watched : keepingReads(watched, { store: localStore, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,
@@ -286,7 +288,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.enqueue(conversationId, text, randomUUID())
     }
   })
-  const timelines = new Timelines(gateway, flow, () => keeper?.store ?? null)
+  const timelines = new Timelines(gateway, flow, localStore)
   const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
   const blocks = new Blocks({
     blocked: async () => (await gateway.blocks()).map((block) => block.userId),
@@ -327,8 +329,6 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     upload: (upload) => deps.service.images.uploadImage(upload),
     progress: (progress) => events.emit('uploads:progress', progress)
   })
-  /** The signed-in account's store; null while there is none (or it is opening). */
-  const localStore = (): LocalStore | null => keeper?.store ?? null
   const catchUp = new CatchUp({
     timelines,
     conversations,
