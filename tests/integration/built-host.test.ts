@@ -68,6 +68,12 @@ describe("browser mode's built host (out/browser/cli.js)", () => {
     expect(map.sources.some((source) => source.endsWith('src/main/browser/cli.ts'))).toBe(true)
   })
 
+  it('carries its dependencies within, all but the native SQLite: a start reads one file, not a tree of packages', () => {
+    const imported = new Set([...readFileSync(builtHost, 'utf8').matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]))
+    const packages = [...imported].filter((name) => name !== undefined && !name.startsWith('node:') && !name.startsWith('.'))
+    expect(packages).toEqual(['better-sqlite3-multiple-ciphers'])
+  })
+
   it('starts against the service and serves the renderer built beside it', async () => {
     expect(output).toContain(`using the service at ${service.origin}`)
     expect(pageUrl.hostname).toBe('127.0.0.1')
