@@ -166,8 +166,10 @@ async function main(): Promise<void> {
   hardenSession(session.defaultSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
   handlePictures(session.defaultSession.protocol, (url) => core.pictures.serve(url))
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
+  // The core starts while the window loads; the window's calls wait for it.
+  const started = core.start()
   registerIpcTransport({
-    dispatch: createDispatch(core.handlers, log),
+    dispatch: createDispatch(core.handlers, log, started),
     events,
     appContents: () => window?.webContents ?? null,
     isAppUrl: (url) => isAppUrl(url, location),
@@ -209,7 +211,7 @@ async function main(): Promise<void> {
 
   watchPowerEvents({ away: () => core.locked(), back: () => core.resumed() })
   await followLoginItem(core, loginItem, host.startAtLogin)
-  await core.start()
+  await started
 }
 
 /** The tray's images, drawn from the app icon. macOS shows the unread count on the Dock instead. */

@@ -116,3 +116,46 @@ describe('startBrowserApp', () => {
     expect(next.config).toEqual({ ...elsewhere, appId: DEFAULT_SERVICE_CONFIG.appId })
   })
 })
+
+describe('startBrowserApp while its core starts', () => {
+  it('listens before the core has started, and answers the page once it has', async () => {
+    const { core, createCore } = fakeCore()
+    let finishStart = (): void => undefined
+    core.start = vi.fn(() => new Promise<void>((resolve) => (finishStart = resolve)))
+    const app = await startBrowserApp({ dataDir: join(workDir, 'early'), rendererDir, environment: {}, log, createCore })
+    apps.push(app)
+
+    // The page is served while the kept session is still being restored.
+    expect((await fetch(new URL('/', app.origin))).status).toBe(200)
+    let started = false
+    void app.started.then(() => (started = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(started).toBe(false)
+
+    finishStart()
+    await app.started
+    expect(started).toBe(true)
+  })
+
+  it('stops listening, and says why, when the core cannot start', async () => {
+    const { core, createCore } = fakeCore()
+    core.start = vi.fn(async () => {
+      throw new Error('the vault could not be read')
+    })
+    const app = await startBrowserApp({ dataDir: join(workDir, 'broken'), rendererDir, environment: {}, log, createCore })
+
+    await expect(app.started).rejects.toThrow('the vault could not be read')
+    await expect(fetch(new URL('/', app.origin))).rejects.toThrow()
+  })
+
+  it('stops the core when there is nothing to listen on', async () => {
+    const taken = await startBrowserApp({ dataDir: join(workDir, 'first'), rendererDir, environment: {}, log, createCore: fakeCore().createCore })
+    apps.push(taken)
+    const { core, createCore } = fakeCore()
+
+    await expect(
+      startBrowserApp({ dataDir: join(workDir, 'second'), rendererDir, environment: {}, log, createCore, port: Number(new URL(taken.origin).port) })
+    ).rejects.toThrow()
+    expect(core.stop).toHaveBeenCalled()
+  })
+})

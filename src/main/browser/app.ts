@@ -41,6 +41,11 @@ export interface BrowserApp {
   url: string
   origin: string
   config: ServiceConfig
+  /**
+   * Settles once the core has started (the session kept from the last run restored); rejects,
+   * with the host closed, when it could not. The app listens before: it answers the page then.
+   */
+  started: Promise<void>
   /** Notifications the app has shown, most recent last. */
   notifications: readonly DesktopNotification[]
   /** Stops the core, then the host. */
@@ -83,8 +88,11 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     log
   })
 
+  // The core starts while the host begins to listen and the page loads; the page's calls wait for it.
+  const started = core.start()
   const host = await startBrowserHost({
     handlers: core.handlers,
+    started,
     events,
     window,
     rendererDir: options.rendererDir,
@@ -94,18 +102,23 @@ export async function startBrowserApp(options: BrowserAppOptions): Promise<Brows
     pictureOrigins: () => pictureOrigins(service.settings.current().settings),
     keptPictures: { key: pictureKey, serve: (url) => core.pictures.serve(url) },
     log
+  }).catch(async (error: unknown) => {
+    // Nothing to serve the page from (the port taken, say): the core goes as it came.
+    await started.catch(() => undefined)
+    await core.stop()
+    throw error
   })
-  try {
-    await core.start()
-  } catch (error) {
+  // A core that cannot start leaves nothing listening.
+  const closeOnFailure = started.catch(async (error: unknown) => {
     await host.close()
     throw error
-  }
+  })
 
   return {
     url: host.url,
     origin: host.origin,
     config,
+    started: closeOnFailure,
     get notifications() {
       return notifier.shown
     },

@@ -53,6 +53,9 @@ async function main(): Promise<void> {
   console.log(`Parley is running in browser mode, using the service at ${new URL(app.config.baseUrl).origin}.`)
   console.log(`Open ${app.url}`)
   console.log('(The address carries a one-time key: keep it to yourself. Press Ctrl+C to stop.)')
+  // The address is out before the core has started, so the page loads meanwhile; a core that
+  // cannot start ends the process as a host that cannot listen does.
+  await app.started
 
   let stopping = false
   const stop = (): void => {

@@ -32,6 +32,8 @@ import { staticFiles } from './static-files'
 
 export interface BrowserHostOptions {
   handlers: InvokeHandlers
+  /** Settles once the core has started: the page's calls wait for it (the page may load first). */
+  started?: Promise<unknown>
   events: EventQueue
   /** The built renderer: `out/renderer`. */
   rendererDir: string
@@ -73,7 +75,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const { events, log } = options
   const host = options.host ?? '127.0.0.1'
   const window = options.window ?? new PageWindow()
-  const dispatch = createDispatch(options.handlers, log)
+  const dispatch = createDispatch(options.handlers, log, options.started)
   const files = await staticFiles(options.rendererDir)
   const secret = randomBytes(32).toString('base64url')
   const secretDigest = digest(secret)

@@ -13,7 +13,15 @@ export interface DispatchLog {
   warn(message: string, details?: unknown): void
 }
 
-export function createDispatch(handlers: InvokeHandlers, log: DispatchLog): Dispatch {
+/**
+ * `started`: settles once the core has started. A call waits for it, so a page that loads before
+ * the kept session is restored is answered as the app is, never as if no one were signed in.
+ */
+export function createDispatch(handlers: InvokeHandlers, log: DispatchLog, started: Promise<unknown> = Promise.resolve()): Dispatch {
+  const settled = started.then(
+    () => undefined,
+    () => undefined
+  )
   return async (channel, payload) => {
     if (!isInvokeChannel(channel)) {
       log.warn('refused a call on an unknown channel', { channel })
@@ -24,6 +32,7 @@ export function createDispatch(handlers: InvokeHandlers, log: DispatchLog): Disp
       log.warn(`refused a malformed ${channel} call`, parsed.error.issues)
       return NOT_UNDERSTOOD
     }
+    await settled
     try {
       // The schema table is typed against the contract, so the parsed payload fits this channel's handler.
       const handler = handlers[channel] as (request: unknown) => Promise<unknown>
