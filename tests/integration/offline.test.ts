@@ -67,6 +67,32 @@ describe('offline', () => {
     expect(texts).toEqual(['kept 1', 'kept 2', 'written offline 1', 'written offline 2'])
   })
 
+  it('opens a conversation with more unread than a page from what is kept, its "New messages" mark where the user left off, while the service does not answer', async () => {
+    const device = await keptDevice(scope, ['kept 1', 'kept 2'])
+    const bea = await device.service.signUp({ name: 'Bea' })
+    await device.service.call('POST', `/v3/groups/${device.groupId}/members/add`, { token: device.ada.token, attest: true, body: { members: [{ user_id: bea.id, nickname: 'Bea' }] } })
+    const first = await signedInOnDevice(scope, device)
+    await first.call('conversations:open', { conversationId: device.groupId })
+    await first.call('conversations:close', { conversationId: device.groupId })
+    await first.core.stop()
+    // While the app is away, more is written than one page shows.
+    const written: string[] = []
+    for (let n = 1; n <= 70; n++) written.push(String((await device.service.sendGroupMessage(bea, device.groupId, `while away ${n}`)).id))
+
+    // The next run catches it all up into the store, and stops before Ada looks.
+    const second = await startAgain(device)
+    // The two kept, the service's note that Bea was added, and the seventy.
+    await expect.poll(async () => (await second.call('storage:get', {})).usage?.messages, { timeout: 20_000 }).toBe(73)
+    await second.core.stop()
+
+    device.proxy.silence()
+    const app = await startAgain(device)
+    const opened = await app.call('conversations:open', { conversationId: device.groupId })
+    expect(opened.messages.at(-1)?.text).toBe('while away 70')
+    expect(opened.messages[0]?.text).not.toBe('while away 1')
+    expect(opened.firstUnreadId).toBe(written[0])
+  })
+
   it('says so after a few seconds when the service does not answer at all, and no longer once it does', async () => {
     const scene = await keptScene()
     scene.proxy.silence()

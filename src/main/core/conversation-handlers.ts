@@ -17,7 +17,7 @@ export type ConversationHandlers = Pick<InvokeHandlers, ConversationChannel>
 
 export interface ConversationParts {
   opened: OpenConversation
-  timelines: Pick<Timelines, 'load'>
+  timelines: Pick<Timelines, 'load' | 'after'>
   catchUp: Pick<CatchUp, 'conversation'>
   notifications: Pick<Notifications, 'seen'>
   outbox: Pick<Outbox, 'pendingIn'>
@@ -49,7 +49,8 @@ export function conversationHandlers(context: FeatureContext, parts: Conversatio
       // Kept on this device: what the service has that is newer comes after, as it arrives.
       if (fromDevice) void parts.catchUp.conversation(conversationId)
       // Where "New messages" goes is a nicety: out of reach of the service, the history opens without it.
-      const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages).catch(() => null)
+      const readAfter = (afterId: string, limit: number) => parts.timelines.after(conversationId, afterId, limit)
+      const firstUnreadId = await conversations.firstUnreadId(conversationId, page.messages, readAfter).catch(() => null)
       const newest = page.messages.at(-1)
       if (newest) conversations.record(newest, { read: true })
       conversations.markRead(conversationId)

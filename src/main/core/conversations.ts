@@ -257,10 +257,15 @@ export class Conversations {
 
   /**
    * The oldest message the user has not seen yet, where the history shows its "New messages"
-   * divider. Call before `markRead`. Looks in `loaded` (the newest page) first, and asks the
-   * service only when everything there is unread, so the divider may lie further back.
+   * divider. Call before `markRead`. Looks in `loaded` (the newest page) first, and only when
+   * everything there is unread, so the divider may lie further back, in what `readAfter` reads
+   * (the service's history by default; this device's store first, given one).
    */
-  async firstUnreadId(conversationId: ConversationId, loaded: Message[]): Promise<string | null> {
+  async firstUnreadId(
+    conversationId: ConversationId,
+    loaded: Message[],
+    readAfter: (afterId: string, limit: number) => Promise<Message[]> = (afterId, limit) => this.#deps.service.messagesAfter(conversationId, afterId, limit)
+  ): Promise<string | null> {
     const conversation = this.#byId.get(conversationId)
     const lastRead = this.#readState()?.[conversationId]
     if (conversation === undefined || lastRead === undefined || conversation.unreadCount === 0) return null
@@ -268,7 +273,7 @@ export class Conversations {
     const candidates =
       oldestLoaded !== undefined && compareIds(oldestLoaded.id, lastRead) <= 0
         ? loaded
-        : await this.#deps.service.messagesAfter(conversationId, lastRead, UNREAD_COUNT_CAP)
+        : await readAfter(lastRead, UNREAD_COUNT_CAP)
     return candidates.find((message) => compareIds(message.id, lastRead) > 0 && this.#countsAsUnread(message))?.id ?? null
   }
 

@@ -364,6 +364,11 @@ export interface LocalStore {
   newest(conversationId: ConversationId, limit: number): Promise<StoredHistory | null>
   /** Up to `limit` messages of the stretch `beforeId` is in, just older than it. */
   before(conversationId: ConversationId, beforeId: string, limit: number): Promise<StoredHistory>
+  /**
+   * Up to `limit` messages of the stretch `afterId` is in, just newer than it, oldest first; null
+   * when no stretch kept holds `afterId`.
+   */
+  after(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[] | null>
   /** Each conversation's newest message kept in a stretch: where a catch-up goes on from. */
   syncPoints(): Promise<Map<ConversationId, string>>
   /** Messages the user wrote that the service has not accepted, in the order written. */

@@ -82,6 +82,17 @@ export class Timelines {
   }
 
   /**
+   * Up to `limit` messages just newer than `afterId`, oldest first: from the store when the stretch
+   * it keeps around `afterId` goes on past it (so a conversation opens with its "New messages"
+   * mark when the service is out of reach), from the service when not.
+   */
+  async after(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[]> {
+    const kept = await this.#readKept((store) => store.after(conversationId, afterId, limit))
+    if (kept !== null && kept.length > 0) return kept
+    return this.#service.messagesAfter(conversationId, afterId, limit)
+  }
+
+  /**
    * Reads everything newer than what this conversation was last read through, oldest first, into
    * the flow, which passes on what it has not seen yet.
    */

@@ -67,6 +67,19 @@ describe('the history kept', () => {
     expect(oldest.older).toBe('service')
   })
 
+  it('reads what follows a message within its stretch, and nothing past a gap', async () => {
+    await store.keepRun(GROUP, ['11', '12', '13', '14'].map((id) => message(id)), NO_JOINS)
+    await store.keepMessages([message('20')])
+    const ofIds = (messages: Message[] | null): string[] | null => messages?.map((m) => m.id) ?? null
+    expect(ofIds(await store.after(GROUP, '11', 2))).toEqual(['12', '13'])
+    expect(ofIds(await store.after(GROUP, '12', 10))).toEqual(['13', '14'])
+    expect(ofIds(await store.after(GROUP, '14', 10))).toEqual([])
+    // 20 was pushed alone: nothing says what lies between it and the stretch.
+    expect(await store.after(GROUP, '20', 10)).toBeNull()
+    expect(await store.after(GROUP, '5', 10)).toBeNull()
+    expect(await store.after(OTHER, '12', 10)).toBeNull()
+  })
+
   it('says nothing is older once a page reached the start of the conversation', async () => {
     await store.keepRun(GROUP, [message('1'), message('2')], { after: null, before: null, reachesStart: true })
     expect(await store.newest(GROUP, 10)).toMatchObject({ older: 'none' })

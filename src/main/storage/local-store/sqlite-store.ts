@@ -113,6 +113,14 @@ export class SqliteStore implements LocalStore {
     return this.#within(conversationId, run, key, limit)
   }
 
+  async after(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[] | null> {
+    const key = sortKeyOf(afterId)
+    const run = this.#sql.overlappingRuns.get(conversationId, key, key) as Run | undefined
+    if (run === undefined) return null
+    const rows = this.#sql.messagesAfterWithin.all(conversationId, key, run.last_key, limit) as { json: string }[]
+    return rows.map((row) => JSON.parse(row.json) as Message)
+  }
+
   async syncPoints(): Promise<Map<ConversationId, string>> {
     const rows = this.#sql.syncPoints.all() as { conversation_id: ConversationId; id: string }[]
     return new Map(rows.map((row) => [row.conversation_id, row.id]))
@@ -226,6 +234,7 @@ function prepare(db: Database) {
     deleteOverlappingRuns: db.prepare('DELETE FROM runs WHERE conversation_id = ? AND first_key <= ? AND last_key >= ?'),
     addRun: db.prepare('INSERT INTO runs (conversation_id, first_key, last_key, reaches_start) VALUES (?, ?, ?, ?)'),
     messagesWithin: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key DESC LIMIT ?'),
+    messagesAfterWithin: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key > ? AND sort_key <= ? ORDER BY sort_key LIMIT ?'),
     syncPoints: db.prepare(
       `SELECT runs.conversation_id, messages.id FROM runs
        JOIN messages ON messages.conversation_id = runs.conversation_id AND messages.sort_key = runs.last_key
