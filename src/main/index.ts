@@ -38,7 +38,7 @@ import { TrayService } from './desktop/tray'
 import { TrayIcons } from './desktop/tray-icon'
 import { UnreadBadge } from './desktop/unread-badge'
 import { watchSession } from './desktop/watch-session'
-import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './desktop/window'
+import { createMainWindow, hardenSession, hardenWebContents, openExternal, WINDOW_PARTITION } from './desktop/window'
 
 const log = createConsoleLog('main')
 /** electron-store's name for the settings file: `settings.json` in the user data folder. */
@@ -163,8 +163,9 @@ async function main(): Promise<void> {
   })
 
   // Pictures load from the origins main lets picture URLs through for, as the settings say when the page loads.
-  hardenSession(session.defaultSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
-  handlePictures(session.defaultSession.protocol, (url) => core.pictures.serve(url))
+  const windowSession = session.fromPartition(WINDOW_PARTITION)
+  hardenSession(windowSession, () => contentSecurityPolicy({ pictureOrigins: pictureOrigins(service.settings.current().settings) }))
+  handlePictures(windowSession.protocol, (url) => core.pictures.serve(url))
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, (url) => isAppUrl(url, location), log))
   // The core starts while the window loads; the window's calls wait for it.
   const started = core.start()
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
   })
 
   function openWindow(): BrowserWindow {
-    const created = createMainWindow({ preloadPath: join(import.meta.dirname, '../preload/index.cjs'), location, preferences, log })
+    const created = createMainWindow({ session: windowSession, preloadPath: join(import.meta.dirname, '../preload/index.cjs'), location, preferences, log })
     created.on('closed', () => {
       if (window === created) window = null
     })

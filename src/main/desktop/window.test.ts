@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PreferenceValues, Preferences } from '../core/ports'
 import { contentSecurityPolicy } from '../hosting/content-security-policy'
-import { createMainWindow, hardenSession, hardenWebContents, openExternal } from './window'
+import type { Session } from 'electron'
+import { createMainWindow, hardenSession, hardenWebContents, openExternal, WINDOW_PARTITION } from './window'
 
 const electron = vi.hoisted(() => ({
   windows: [] as unknown[],
@@ -40,6 +41,8 @@ vi.mock('electron', async () => {
 
 type FakeWindow = EventEmitter & { options: Record<string, unknown>; loaded: string | null }
 const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
+/** Stands for `session.fromPartition(WINDOW_PARTITION)`: the window only passes it on. */
+const windowSession = { partition: WINDOW_PARTITION } as unknown as Session
 
 function memoryPreferences(initial: Partial<PreferenceValues> = {}): Preferences & { values: Partial<PreferenceValues> } {
   const values: Partial<PreferenceValues> = { ...initial }
@@ -64,9 +67,10 @@ describe('createMainWindow', () => {
   const location = { rendererFile: '/app/out/renderer/index.html' }
 
   it('creates a sandboxed, isolated window with the preload and no Node', () => {
-    createMainWindow({ preloadPath: '/app/out/preload/index.cjs', location, preferences: memoryPreferences(), log })
+    createMainWindow({ session: windowSession, preloadPath: '/app/out/preload/index.cjs', location, preferences: memoryPreferences(), log })
     const window = electron.windows[0] as FakeWindow
     expect(window.options.webPreferences).toMatchObject({
+      session: windowSession,
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
       sandbox: true,
@@ -78,13 +82,13 @@ describe('createMainWindow', () => {
   })
 
   it('loads the dev server in development', () => {
-    createMainWindow({ preloadPath: 'p', location: { ...location, devServerUrl: 'http://localhost:5173/' }, preferences: memoryPreferences(), log })
+    createMainWindow({ session: windowSession, preloadPath: 'p', location: { ...location, devServerUrl: 'http://localhost:5173/' }, preferences: memoryPreferences(), log })
     expect((electron.windows[0] as FakeWindow).loaded).toBe('http://localhost:5173/')
   })
 
   it('reopens where it was closed, and remembers where that was', () => {
     const preferences = memoryPreferences({ windowBounds: { x: 200, y: 100, width: 1000, height: 700 } })
-    createMainWindow({ preloadPath: 'p', location, preferences, log })
+    createMainWindow({ session: windowSession, preloadPath: 'p', location, preferences, log })
     const window = electron.windows[0] as FakeWindow
     expect(window.options).toMatchObject({ x: 200, y: 100, width: 1000, height: 700 })
 
@@ -94,10 +98,16 @@ describe('createMainWindow', () => {
 
   it('does not reopen on a display that is gone', () => {
     const preferences = memoryPreferences({ windowBounds: { x: 3000, y: 100, width: 1000, height: 700 } })
-    createMainWindow({ preloadPath: 'p', location, preferences, log })
+    createMainWindow({ session: windowSession, preloadPath: 'p', location, preferences, log })
     const options = (electron.windows[0] as FakeWindow).options
     expect(options.x).toBeUndefined()
     expect(options.y).toBeUndefined()
+  })
+})
+
+describe('the window session', () => {
+  it('is kept in memory: a partition Electron would write to disk starts with persist:', () => {
+    expect(WINDOW_PARTITION).not.toMatch(/^persist:/)
   })
 })
 

@@ -8,7 +8,17 @@ import type { Log } from '../log/log'
 import type { AppLocation } from './app-url'
 import { MINIMUM_SIZE, restoreBounds } from './window-bounds'
 
+/**
+ * The window's session: in memory (a partition without `persist:`), so nothing the page loads, the
+ * pictures of messages and people's avatars above all, lies in Chromium's disk cache, unencrypted
+ * beside the encrypted store. The page keeps nothing of its own (no web storage, no cookies): what
+ * lasts is main's, and pictures kept on this device come sealed from the store's cache.
+ */
+export const WINDOW_PARTITION = 'parley-window'
+
 export interface MainWindowOptions {
+  /** The session made from `WINDOW_PARTITION`, hardened, with the picture scheme handled. */
+  session: Session
   preloadPath: string
   location: AppLocation
   preferences: Preferences
@@ -24,6 +34,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     title: 'Parley',
     show: false,
     webPreferences: {
+      session: options.session,
       preload: options.preloadPath,
       contextIsolation: true,
       sandbox: true,
