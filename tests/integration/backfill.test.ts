@@ -15,6 +15,7 @@ import type { HistoryDownload } from '@shared/storage'
 import { localServiceConfig } from '../../src/main/api/service-config'
 import { Attention } from '../../src/main/core/attention'
 import { Backfill, BACKFILL_PAGE, type BackfillDependencies } from '../../src/main/core/backfill'
+import { ManualTime } from '../../src/main/core/testing/manual-time'
 import { MessageFlow, type HistoryPage } from '../../src/main/core/message-flow'
 import type { LocalStore, ServiceGateway } from '../../src/main/core/ports'
 import type { Timers } from '../../src/main/core/timers'
@@ -212,6 +213,43 @@ describe('downloading full history', () => {
     expect(run.heard).toContainEqual(
       expect.objectContaining({ state: 'downloading', current: { conversationId: scene.launch, name: 'Launch Team', kept: 150, total: 260 } })
     )
+  })
+
+  it('asks at a steady pace: one page an interval, from the start of one request to the next, the time each page took counted in', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const { open } = await storeOnDisk()
+    const store = await open()
+    const time = new ManualTime()
+    const real = gatewayFor(scene.service.origin, scene.ada)
+    const requestsAt: number[] = []
+    /** Each answer takes 120 ms of the clock, as a slow service's would. */
+    const slowly = async <T>(read: () => Promise<T>): Promise<T> => {
+      requestsAt.push(time.now)
+      const answer = await read()
+      time.now += 120
+      return answer
+    }
+    const run = backfillOf({
+      origin: scene.service.origin,
+      scene,
+      store,
+      intervalMs: 200,
+      timers: time,
+      now: () => time.now,
+      service: {
+        latestMessages: (id, limit) => slowly(() => real.latestMessages(id, limit)),
+        messagesBefore: (id, before, limit) => slowly(() => real.messagesBefore(id, before, limit))
+      }
+    })
+    run.backfill.caughtUp()
+    while (lastHeard(run)?.state !== 'done') {
+      await expect.poll(() => time.pending, { timeout: 10_000 }).toBeGreaterThan(0)
+      await time.next()
+    }
+    // Launch Team's 4 pages, Trail's 2, the chat's 2.
+    expect(requestsAt).toHaveLength(8)
+    const apart = requestsAt.slice(1).map((at, index) => at - (requestsAt[index] ?? 0))
+    expect(apart).toEqual(Array.from({ length: 7 }, () => 200))
   })
 
   it('goes on from what the store holds after a restart, reading no page twice', { timeout: 60_000 }, async () => {

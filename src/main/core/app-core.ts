@@ -354,6 +354,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     userBusy: () => userRequests.busy,
     changed: (download) => events.emit('storage:progress', download),
     log,
+    now,
     ...timers
   })
 

@@ -44,7 +44,9 @@ export interface BackfillDependencies {
   changed: (download: HistoryDownload) => void
   log: Log
   timers?: Timers
-  /** Between one page and the next. */
+  /** Unix milliseconds, for the pace. */
+  now?: () => number
+  /** From the start of one page's request to the next one's, at the least. */
   intervalMs?: number
   /** The first wait after the service said it is busy or out of order; each further one doubles, up to `longestBackoffMs`. */
   firstBackoffMs?: number
@@ -60,6 +62,7 @@ interface Cursor {
 export class Backfill {
   readonly #deps: BackfillDependencies
   readonly #timers: Timers
+  readonly #now: () => number
   readonly #intervalMs: number
   readonly #firstBackoffMs: number
   readonly #longestBackoffMs: number
@@ -84,6 +87,7 @@ export class Backfill {
   constructor(deps: BackfillDependencies) {
     this.#deps = deps
     this.#timers = deps.timers ?? systemTimers
+    this.#now = deps.now ?? Date.now
     this.#intervalMs = deps.intervalMs ?? BACKFILL_INTERVAL_MS
     this.#firstBackoffMs = deps.firstBackoffMs ?? FIRST_BACKOFF_MS
     this.#longestBackoffMs = deps.longestBackoffMs ?? LONGEST_BACKOFF_MS
@@ -213,6 +217,7 @@ export class Backfill {
     }
     if (this.#deps.userBusy?.() === true) return this.#after(this.#intervalMs)
     this.#stepping = true
+    const startedAt = this.#now()
     let delayMs: number | null = this.#intervalMs
     try {
       const cursor = await this.#next(store)
@@ -226,6 +231,9 @@ export class Backfill {
       if (this.#deps.store() !== store || this.#cursor !== cursor) return
       this.#kept(cursor, messages)
       this.#failures = 0
+      // A steady pace: the time the page took counts towards the wait for the next, so the rate
+      // is one page an interval, however long the service takes to answer (up to that).
+      delayMs = Math.max(0, this.#intervalMs - (this.#now() - startedAt))
     } catch (error) {
       delayMs = this.#failed(error)
     } finally {
