@@ -24,6 +24,7 @@ import { desktopHandlers } from './desktop-handlers'
 import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
 import { GoneGroups, watchingForGoneGroups } from './gone-groups'
+import { KeptPageCheck } from './kept-page-check'
 import { keepingReads } from './kept-reads'
 import { groupHandlers } from './groups'
 import { MessageActions } from './message-actions'
@@ -288,7 +289,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.enqueue(conversationId, text, randomUUID())
     }
   })
-  const timelines = new Timelines(gateway, flow, localStore)
+  const timelines = new Timelines(gateway, flow, localStore, new KeptPageCheck({ service: gateway, flow, log }))
   const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
   const blocks = new Blocks({
     blocked: async () => (await gateway.blocks()).map((block) => block.userId),

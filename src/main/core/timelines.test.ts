@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '@shared/messages'
 import { compareIds } from '@shared/conversation-id'
+import { KeptPageCheck, tombstoneOf } from './kept-page-check'
 import { MessageFlow, type Arrival, type HistoryPage } from './message-flow'
 import { MemoryService } from './testing/memory-service'
 import type { LocalStore } from './ports'
@@ -236,5 +237,84 @@ describe('Timelines over what this device keeps', () => {
     expect(page.fromDevice).toBe(false)
     expect(page.messages.map((message) => message.text)).toEqual(setup.written.map((message) => message.text))
     expect(calls()).toBe(1)
+  })
+})
+
+describe('Timelines checking what the store served against the service', () => {
+  function checked(history: number, keptCount: number): Setup & { check: KeptPageCheck; heard: Message[] } {
+    const setup = timelinesOver(history)
+    const kept = setup.written.slice(0, keptCount)
+    const store: Pick<LocalStore, 'newest' | 'before'> = {
+      newest: async (_conversationId, limit) => ({ messages: kept.slice(-limit), older: kept.length > limit ? 'stored' : 'none' }),
+      before: async (_conversationId, beforeId, limit) => {
+        const earlier = kept.filter((message) => compareIds(message.id, beforeId) < 0)
+        return { messages: earlier.slice(-limit), older: earlier.length > limit ? 'stored' : 'none' }
+      }
+    }
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined }
+    const check = new KeptPageCheck({ service: setup.service, flow: setup.flow, log })
+    const heard: Message[] = []
+    setup.flow.on('changed', (change) => {
+      if (change.kind === 'replaced') heard.push(change.message)
+    })
+    const timelines = new Timelines(setup.service, setup.flow, () => store as LocalStore, check)
+    return { ...setup, timelines, check, heard }
+  }
+
+  it('checks the newest page it showed from the store once the conversation has caught up, and only once', async () => {
+    const { service, timelines, check, heard } = checked(60, 60)
+    const page = await timelines.load(GROUP)
+    const gone = page.messages[3] as Message
+    service.remove(GROUP, gone.id)
+    await check.settled()
+    expect(service.calls).toEqual([])
+
+    await timelines.catchUp(GROUP)
+    await check.settled()
+    expect(heard).toEqual([tombstoneOf(gone)])
+    expect(service.callsOf('messagesAfter')).toHaveLength(2)
+
+    await timelines.catchUp(GROUP)
+    await check.settled()
+    expect(service.callsOf('messagesAfter')).toHaveLength(3)
+    expect(heard).toHaveLength(1)
+  })
+
+  it('checks no newest page the service gave', async () => {
+    const { service, timelines, check, heard } = checked(20, 0)
+    await timelines.load(GROUP)
+    await timelines.catchUp(GROUP)
+    await check.settled()
+    expect(service.callsOf('messagesAfter')).toHaveLength(1)
+    expect(heard).toEqual([])
+  })
+
+  it('shows an older page from the store at once, and checks it against the service behind it', async () => {
+    const { service, timelines, check, heard } = checked(120, 120)
+    const newest = await timelines.load(GROUP)
+    const edited = { ...(service.messagesIn(GROUP)[40] as Message), text: 'edited while away', editedAt: 1 }
+    service.replace(edited)
+    const release = service.holdNext('messagesBefore')
+    const older = await timelines.older(GROUP, newest.messages[0]?.id ?? '')
+    // Shown as kept, before the service has answered.
+    expect(older.messages.map((message) => message.text)).toContain((service.messagesIn(GROUP)[39] as Message).text)
+    expect(older.messages.some((message) => message.text === 'edited while away')).toBe(false)
+    expect(heard).toEqual([])
+    release()
+    await check.settled()
+    expect(heard).toEqual([edited])
+    expect(service.callsOf('messagesBefore')).toEqual([[GROUP, newest.messages[0]?.id, PAGE_SIZE]])
+  })
+
+  it('hands on nothing a check read for a conversation cleared meanwhile', async () => {
+    const { service, timelines, check, heard } = checked(120, 120)
+    const newest = await timelines.load(GROUP)
+    service.remove(GROUP, (service.messagesIn(GROUP)[30] as Message).id)
+    const release = service.holdNext('messagesBefore')
+    await timelines.older(GROUP, newest.messages[0]?.id ?? '')
+    timelines.clear()
+    release()
+    await check.settled()
+    expect(heard).toEqual([])
   })
 })

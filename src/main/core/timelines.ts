@@ -2,9 +2,12 @@
 // this device's store where it holds them and from the service where it does not, and, after an
 // outage or from what the store held, what arrived meanwhile. Each page and each message read from
 // the service goes into the message flow, which lets a message through once whichever way it came.
+// A page served from the store is checked against the service's copy of it in the background
+// (kept-page-check.ts): the newest once the conversation has caught up, an older one at once.
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, MessagePage } from '@shared/messages'
 import { compareIds } from '@shared/conversation-id'
+import type { KeptPageCheck } from './kept-page-check'
 import type { MessageFlow } from './message-flow'
 import type { LocalStore, TimelineService } from './ports'
 
@@ -20,6 +23,8 @@ interface Timeline {
    * from them would skip those.
    */
   syncedThrough: string | null
+  /** The newest page last shown from the store, waiting for a catch-up before it is checked against the service. */
+  unchecked: Message[] | null
 }
 
 /** A conversation's newest page, and whether it came from this device's store (the service may know newer). */
@@ -31,13 +36,18 @@ export class Timelines {
   readonly #service: TimelineService
   readonly #flow: MessageFlow
   readonly #kept: () => LocalStore | null
+  readonly #check: Pick<KeptPageCheck, 'newest' | 'older'> | null
   readonly #loaded = new Map<ConversationId, Timeline>()
 
-  /** `kept`: the signed-in account's store, null while there is none. */
-  constructor(service: TimelineService, flow: MessageFlow, kept: () => LocalStore | null = () => null) {
+  /**
+   * `kept`: the signed-in account's store, null while there is none; `check`: what brings the pages
+   * it serves up to date with the service (none: they are shown as kept).
+   */
+  constructor(service: TimelineService, flow: MessageFlow, kept: () => LocalStore | null = () => null, check: Pick<KeptPageCheck, 'newest' | 'older'> | null = null) {
     this.#service = service
     this.#flow = flow
     this.#kept = kept
+    this.#check = check
   }
 
   isLoaded(conversationId: ConversationId): boolean {
@@ -52,7 +62,9 @@ export class Timelines {
     const kept = await this.#readKept((store) => store.newest(conversationId, PAGE_SIZE))
     const newestKept = kept?.messages.at(-1)
     if (kept && newestKept !== undefined) {
-      this.#syncTo(this.#timeline(conversationId), newestKept.id)
+      const timeline = this.#timeline(conversationId)
+      this.#syncTo(timeline, newestKept.id)
+      timeline.unchecked = kept.messages
       this.#flow.held(conversationId, kept.messages)
       return { messages: kept.messages, hasOlder: kept.older !== 'none', fromDevice: true }
     }
@@ -62,6 +74,7 @@ export class Timelines {
   async #loadFromService(conversationId: ConversationId): Promise<MessagePage> {
     const messages = await this.#service.latestMessages(conversationId, PAGE_SIZE)
     const timeline = this.#timeline(conversationId)
+    timeline.unchecked = null
     const newest = messages.at(-1)
     if (newest !== undefined) this.#syncTo(timeline, newest.id)
     const hasOlder = messages.length === PAGE_SIZE
@@ -72,7 +85,12 @@ export class Timelines {
   /** The page just older than `beforeId`: what the store holds of it, or else the service's. */
   async older(conversationId: ConversationId, beforeId: string): Promise<MessagePage> {
     const kept = await this.#readKept((store) => store.before(conversationId, beforeId, PAGE_SIZE))
-    if (kept && kept.messages.length > 0) return { messages: kept.messages, hasOlder: kept.older !== 'none' }
+    if (kept && kept.messages.length > 0) {
+      // Checked only for a conversation still loaded: one cleared meanwhile belongs to nobody now.
+      const timeline = this.#loaded.get(conversationId)
+      if (timeline !== undefined) this.#check?.older(conversationId, beforeId, kept.messages, PAGE_SIZE, () => this.#loaded.get(conversationId) === timeline)
+      return { messages: kept.messages, hasOlder: kept.older !== 'none' }
+    }
     const messages = await this.#service.messagesBefore(conversationId, beforeId, PAGE_SIZE)
     // Only `load` starts a timeline: one started here (after a sign-out cleared them, say) would
     // know no synced point, and its next catch-up would read the whole history as new.
@@ -106,6 +124,10 @@ export class Timelines {
     const newest = read.at(-1)
     if (newest !== undefined) this.#syncTo(timeline, newest.id)
     this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after, atStart: after === null })
+    // Caught up, so the service answers: the page the store showed is read from it again, once.
+    const unchecked = timeline.unchecked
+    timeline.unchecked = null
+    if (unchecked !== null) this.#check?.newest(conversationId, unchecked, () => this.#loaded.get(conversationId) === timeline)
   }
 
   /**
@@ -156,7 +178,7 @@ export class Timelines {
   #timeline(conversationId: ConversationId): Timeline {
     let timeline = this.#loaded.get(conversationId)
     if (!timeline) {
-      timeline = { syncedThrough: null }
+      timeline = { syncedThrough: null, unchecked: null }
       this.#loaded.set(conversationId, timeline)
     }
     return timeline

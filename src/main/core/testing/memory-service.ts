@@ -96,6 +96,20 @@ export class MemoryService implements MessageService {
     return Array.from({ length: count }, () => this.write(conversationId, { senderId }))
   }
 
+  /** The service's new copy of a message it holds (edited, reacted to, pinned, deleted): listed from now on. */
+  replace(message: Message): void {
+    const messages = this.#conversation(message.conversationId).messages
+    const at = messages.findIndex((held) => held.id === message.id)
+    if (at === -1) throw new Error(`no message ${message.id} to replace`)
+    messages[at] = message
+  }
+
+  /** A message gone from the service altogether, tombstone and all, as a deployment's retention removes one. */
+  remove(conversationId: ConversationId, messageId: string): void {
+    const conversation = this.#conversation(conversationId)
+    conversation.messages = conversation.messages.filter((message) => message.id !== messageId)
+  }
+
   messagesIn(conversationId: ConversationId): Message[] {
     return [...this.#conversation(conversationId).messages]
   }
