@@ -67,6 +67,11 @@ export class ConversationViewModel {
 
   /** Arrivals while `conversations:open` is in flight, merged once its page is in. */
   #early: Message[] = []
+  /**
+   * New copies of messages not shown while a page is on its way (main checks a page it served from
+   * its store against the service, and may say so before the page is in): applied once it is.
+   */
+  #earlyUpdates: Message[] = []
   /** An outbox update while opening is newer than the outbox the open call read. */
   #earlyPending: PendingMessage[] | null = null
 
@@ -126,6 +131,7 @@ export class ConversationViewModel {
 
   async #load(id: ConversationId): Promise<Conversation | null> {
     this.#early = []
+    this.#earlyUpdates = []
     this.#earlyPending = null
     this.olderError = null
     this.#olderLoad = null
@@ -137,7 +143,7 @@ export class ConversationViewModel {
       const opened = await call('conversations:open', { conversationId: id })
       if (this.conversationId !== id) return null
       this.conversation = opened.conversation
-      this.messages = mergeMessages(opened.messages, this.#early)
+      this.messages = this.#withEarlyUpdates(mergeMessages(opened.messages, this.#early))
       this.#early = []
       this.hasOlder = opened.hasOlder
       this.firstUnreadId = opened.firstUnreadId ?? null
@@ -147,6 +153,7 @@ export class ConversationViewModel {
       return opened.conversation
     } catch (error) {
       if (this.conversationId === id) {
+        this.#earlyUpdates = []
         this.status = 'error'
         this.error = messageOf(error)
         // Meanwhile an outbox update is the newest word on what waits to be sent.
@@ -210,9 +217,10 @@ export class ConversationViewModel {
     try {
       const page = await call('messages:loadOlder', { conversationId: id, beforeId: oldest.id })
       if (this.conversationId !== id) return
-      this.messages = prependOlder(page.messages, this.messages)
+      this.messages = this.#withEarlyUpdates(prependOlder(page.messages, this.messages))
       this.hasOlder = page.hasOlder
     } catch (error) {
+      this.#earlyUpdates = []
       if (this.conversationId === id) {
         this.olderError = messageOf(error)
         this.#olderWhenBack.failed(error)
@@ -283,7 +291,19 @@ export class ConversationViewModel {
   /** A message already shown changed (its reactions, an edit, its deletion, a pin): shows it as it now is. */
   update(message: Message): void {
     if (message.conversationId !== this.conversationId) return
+    if (!this.messages.some((shown) => shown.id === message.id)) {
+      if (this.status === 'loading' || this.loadingOlder) this.#earlyUpdates.push(message)
+      return
+    }
     this.messages = this.messages.map((shown) => (shown.id === message.id ? message : shown))
+  }
+
+  #withEarlyUpdates(messages: Message[]): Message[] {
+    const updates = this.#earlyUpdates
+    if (updates.length === 0) return messages
+    this.#earlyUpdates = []
+    // The last said of each message is its newest copy.
+    return messages.map((shown) => updates.findLast((update) => update.id === shown.id) ?? shown)
   }
 
   #receive(message: Message): void {

@@ -107,4 +107,39 @@ describe('ConversationViewModel, long histories', () => {
     expect(fake.callsTo('messages:loadOlder')).toHaveLength(1)
     expect(view.messages).toHaveLength(2 * PAGE)
   })
+
+  it('shows a new copy of a message said while its older page was on its way, once the page is in', async () => {
+    const { fake, messages } = serving(120)
+    const view = new ConversationViewModel()
+    const stop = view.listen()
+    await view.open('g1')
+    const older = fake.holds('messages:loadOlder')
+    const loading = view.loadOlder()
+    const tombstone = { ...(messages[40] as Message), text: '', deleted: true }
+    fake.emit('messages:updated', tombstone)
+    older.resolve({ messages: messages.slice(20, 70), hasOlder: true })
+    await loading
+
+    expect(view.messages.find((m) => m.id === tombstone.id)).toEqual(tombstone)
+    stop()
+  })
+
+  it('shows a new copy of a message said while the conversation was opening, once its page is in', async () => {
+    const { fake, messages } = serving(10)
+    const view = new ConversationViewModel()
+    const stop = view.listen()
+    const opening = fake.holds('conversations:open')
+    const open = view.open('g1')
+    const edited = { ...(messages[3] as Message), text: 'Edited while away' }
+    fake.emit('messages:updated', edited)
+    opening.resolve({ conversation: bookClub, messages, hasOlder: false, pending: [], firstUnreadId: null })
+    await open
+
+    expect(view.messages.map((m) => m.text)).toContain('Edited while away')
+    // Said once: a later page does not bring it back over a newer copy.
+    const newer = { ...edited, text: 'Edited again' }
+    fake.emit('messages:updated', newer)
+    expect(view.messages.map((m) => m.text)).toContain('Edited again')
+    stop()
+  })
 })
