@@ -1,6 +1,7 @@
 // A device that keeps a local store, against the real service: Ada with a group and some history
 // in it, a private data folder of her app's own, and a relay in front of the service that a test
 // cuts (or silences) to take the service away. The local store's tests start from here.
+import Sqlite from 'better-sqlite3-multiple-ciphers'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,19 +20,49 @@ export interface KeptDevice {
   dataDir: string
   ada: TestUser
   groupId: string
+  /** The service's database file, when it was asked to keep one; null: it keeps its data in memory. */
+  serviceDb: string | null
 }
 
-/** Ada, her group `Quarry` with `history` written in it by her, and an empty data folder, removed after the test. */
-export async function keptDevice(scope: TestScope, history: readonly string[]): Promise<KeptDevice> {
-  const service = await scope.service()
+/**
+ * Ada, her group `Quarry` with `history` written in it by her, and an empty data folder, removed
+ * after the test. `serviceOnFile`: the service keeps its database in a file there, which a test may
+ * reach into (see `removeFromService`).
+ */
+export async function keptDevice(scope: TestScope, history: readonly string[], options: { serviceOnFile?: boolean } = {}): Promise<KeptDevice> {
+  const dataDir = privateDir(scope, 'parley-kept-device-')
+  const serviceDb = options.serviceOnFile === true ? join(privateDir(scope, 'parley-kept-service-'), 'service.db') : null
+  const service = await scope.service(serviceDb === null ? {} : { db: serviceDb })
   const proxy = await startTcpProxy(service.origin)
   scope.cleanups.push(() => proxy.close())
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-kept-device-'))
-  scope.cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
   const ada = await service.signUp({ name: 'Ada' })
   const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
   for (const text of history) await service.sendGroupMessage(ada, groupId, text)
-  return { service, proxy, dataDir, ada, groupId }
+  return { service, proxy, dataDir, ada, groupId, serviceDb }
+}
+
+/**
+ * Removes a message from the service altogether, tombstone and all, as a remote deployment's
+ * retention may: no operation of the service does that, so the test reaches into its database.
+ */
+export function removeFromService({ serviceDb }: KeptDevice, messageId: string): void {
+  if (serviceDb === null) throw new Error('the service keeps no database file: start the device with serviceOnFile')
+  const db = new Sqlite(serviceDb)
+  try {
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 2000')
+    const removed = db.prepare('DELETE FROM messages WHERE id = ?').run(messageId)
+    if (removed.changes !== 1) throw new Error(`the service holds no message ${messageId}`)
+  } finally {
+    db.close()
+  }
+}
+
+/** An empty folder of the test's own, removed after it. */
+function privateDir(scope: TestScope, prefix: string): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix))
+  scope.cleanups.push(() => rmSync(directory, { recursive: true, force: true }))
+  return directory
 }
 
 /** `history 1` … `history <count>`. */
