@@ -378,8 +378,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     if (message.senderId === session.me?.id) typing.messageLanded(message.conversationId)
   })
   flow.on('changed', (change) => {
-    // The renderer updates a message of its own doing from the answer it asked for.
-    if (change.kind === 'replaced') events.emit('messages:updated', change.message)
+    // The renderer updates a message of its own doing from the answer it asked for; the service's
+    // new copy of a message goes to it, and to the list's preview.
+    if (change.kind !== 'replaced') return
+    events.emit('messages:updated', change.message)
+    conversations.replaced(change.message)
   })
 
   /** Shows the list the account's store kept, once it is open, if the service has not answered first. */

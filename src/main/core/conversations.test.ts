@@ -190,6 +190,28 @@ describe('Conversations', () => {
     expect(announced).toEqual([])
   })
 
+  it('previews the newest message as the service now has it, edited or deleted, and leaves the preview alone for any other', async () => {
+    const service = serviceWith(GROUP)
+    const [older, newest] = service.writeMany(GROUP, 2, '2') as [Message, Message]
+    const { conversations, announced } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    announced.length = 0
+
+    conversations.replaced({ ...older, text: 'an older edit' })
+    expect(conversations.get(GROUP)?.preview).toEqual({ senderName: newest.senderName, text: newest.text, hasAttachments: false })
+    expect(announced).toEqual([])
+
+    conversations.replaced({ ...newest, text: 'edited', editedAt: 1 })
+    expect(conversations.get(GROUP)?.preview).toEqual({ senderName: newest.senderName, text: 'edited', hasAttachments: false })
+    conversations.replaced({ ...newest, text: '', attachments: [], deleted: true })
+    expect(conversations.get(GROUP)?.preview).toEqual({ senderName: newest.senderName, text: 'This message was deleted', hasAttachments: false })
+    expect(announced).toHaveLength(2)
+    // The same again says nothing new.
+    conversations.replaced({ ...newest, text: 'This message was deleted', attachments: [], deleted: true })
+    expect(announced).toHaveLength(2)
+    expect(conversations.get(GROUP)?.unreadCount).toBe(0)
+  })
+
   it('does not record a message of a conversation not in the list', async () => {
     const service = serviceWith(GROUP)
     const { conversations, announced } = conversationsOver(service)

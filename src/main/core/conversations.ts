@@ -32,6 +32,9 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1
 /** Read up to here: nothing yet, as every message id is greater. */
 const BEFORE_ANY_MESSAGE = '0'
 
+/** What the service's list previews a deleted message as (its tombstone's text). */
+const DELETED_PREVIEW = 'This message was deleted'
+
 export class Conversations {
   readonly #deps: ConversationsDependencies
   #byId = new Map<ConversationId, Conversation>()
@@ -253,6 +256,23 @@ export class Conversations {
     if (options.read) this.#rememberRead(conversation.id, message.id)
     this.#announce()
     return true
+  }
+
+  /**
+   * The service's new copy of a message (edited or deleted, by push or found on reading it again):
+   * when it is the conversation's newest, the preview says what it says now, as the service's list
+   * would. A deleted one reads as the service's own tombstone text.
+   */
+  replaced(message: Message): void {
+    const conversation = this.#byId.get(message.conversationId)
+    if (conversation === undefined || conversation.lastMessageId !== message.id) return
+    const preview = message.deleted
+      ? { senderName: message.senderName, text: DELETED_PREVIEW, hasAttachments: false }
+      : { senderName: message.senderName, text: message.text, hasAttachments: message.attachments.length > 0 }
+    const shown = conversation.preview
+    if (shown !== null && shown.senderName === preview.senderName && shown.text === preview.text && shown.hasAttachments === preview.hasAttachments) return
+    this.#byId.set(conversation.id, { ...conversation, preview })
+    this.#announce()
   }
 
   /**
