@@ -51,6 +51,18 @@ async function deleteOpenGroup(owner: Page, name: string): Promise<void> {
   await expect.poll(() => conversation(owner, name).count()).toBe(0)
 }
 
+/**
+ * Waits until Settings ▸ Storage says the whole history is on this device: the download asks the
+ * service nothing more, so no call of its own on a group can meet the deletion first.
+ */
+async function historyDownloaded(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  const settings = dialog(page, 'Settings')
+  await settings.getByRole('tab', { name: 'Storage' }).click()
+  await settings.getByText('All history is on this device').waitFor({ timeout: 20_000 })
+  await settings.getByRole('button', { name: 'Close' }).click()
+}
+
 describe('a group deleted by its owner, for its other members', () => {
   let ada: Page
   let grace: Page
@@ -60,6 +72,7 @@ describe('a group deleted by its owner, for its other members', () => {
     await makeGroupWith(grace, GROUP, 'Ada Lovelace')
     await conversation(ada, GROUP).click()
     await ada.getByRole('heading', { name: GROUP, level: 2 }).waitFor()
+    await historyDownloaded(ada)
   })
 
   it('Ada writes to it after Grace deleted it: it leaves her list at once, saying why', async () => {
