@@ -1,7 +1,8 @@
 // Pictures of kept messages against the real local service and real files: a picture uploaded to
 // the image service (I1) and carried by a message the app reads is fetched and kept on this device,
-// encrypted; with the service gone, the history opened from the store gives the page the picture's
-// local address, and the kept bytes answer it.
+// encrypted, and so is the group's picture the list shows; with the service gone, the history
+// opened from the store gives the page the picture's local address, the list the group picture's,
+// and the kept bytes answer them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -48,6 +49,10 @@ describe('pictures kept on this device', () => {
     const upload = await service.call('POST', '/image/pictures', { token: grace.token, body: PNG, headers: { 'content-type': 'image/png' } })
     const pictureUrl: string = upload.body.payload.url
     await service.sendGroupMessage(grace, groupId, 'The view from the ridge', { attachments: [{ type: 'image', url: pictureUrl }] })
+    // The group's own picture (G6), which the list shows.
+    const groupPicture = await service.call('POST', '/image/pictures', { token: grace.token, body: Buffer.concat([PNG, Buffer.from('group')]), headers: { 'content-type': 'image/png' } })
+    const groupPictureUrl: string = groupPicture.body.payload.url
+    await service.call('POST', `/v3/groups/${groupId}/update`, { token: grace.token, body: { image_url: groupPictureUrl } })
 
     // The app talks to the service through the relay; the picture's address is the service's own
     // origin, a picture origin in these settings.
@@ -59,7 +64,7 @@ describe('pictures kept on this device', () => {
     const opened = await first.call('conversations:open', { conversationId: groupId })
     // Not kept yet when the page asked: it loads the picture from the service, as before.
     expect(opened.messages.at(-1)?.attachments).toEqual([{ type: 'image', url: pictureUrl }])
-    await until(() => first.core.pictures.usage()?.pictures === 1)
+    await until(() => first.core.pictures.usage()?.pictures === 2)
     await first.core.stop()
 
     const store = join(dataDir, 'store')
@@ -81,6 +86,9 @@ describe('pictures kept on this device', () => {
     const served = await offline.core.pictures.serve(pictureUrl)
     expect(served?.contentType).toBe('image/png')
     expect(Buffer.from(served?.bytes ?? [])).toEqual(PNG)
-    expect(offline.core.pictures.usage()).toMatchObject({ pictures: 1, limitBytes: 500_000_000 })
+    expect(offline.core.pictures.usage()).toMatchObject({ pictures: 2, limitBytes: 500_000_000 })
+    // The list's picture of the group is kept too: offline is not faceless.
+    const listed = (await offline.call('conversations:list', {})).find((conversation) => conversation.id === groupId)
+    expect(listed?.avatarUrl).toBe(localAddress(groupPictureUrl))
   })
 })

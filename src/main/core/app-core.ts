@@ -249,6 +249,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       events.emit('conversations:changed', list)
       attention.unreadChanged()
       keeper?.keepConversations(list)
+      pictures?.keepAvatars(list.map((conversation) => conversation.avatarUrl))
     }
   })
   const attention: Attention = new Attention({

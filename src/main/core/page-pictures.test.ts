@@ -197,8 +197,8 @@ describe('pictures kept on this device', () => {
       { type: 'image', url: listed },
       { type: 'location', lat: '1', lng: '2', name: 'Here' }
     ])
-    // Only message pictures are kept: the avatar goes as it came.
-    expect(opened.conversation.avatarUrl).toBe(ours)
+    // A kept avatar comes from this device too.
+    expect(opened.conversation.avatarUrl).toBe(`parley-picture://kept/?url=${encodeURIComponent(ours)}`)
   })
 
   it('does so for events too', () => {

@@ -88,9 +88,10 @@ class Pictures {
     return this.#origins
   }
 
-  /** An avatar or a group's picture: kept when the page may load it, else none. */
+  /** An avatar or a group's picture: none when the page may not load it; from this device when kept here. */
   url(url: string | null): string | null {
-    return url !== null && isAllowedPicture(url, this.#inForce) ? url : null
+    if (url === null || !isAllowedPicture(url, this.#inForce)) return null
+    return this.#kept(url) ?? url
   }
 
   withAvatar<T extends { avatarUrl: string | null }>(item: T): T {

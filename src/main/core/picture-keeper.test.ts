@@ -101,6 +101,19 @@ describe('the picture keeper', () => {
     expect(downloads.asked).toEqual([])
   })
 
+  it("keeps each sender's avatar as used when their message was written, and the list's avatars as used now", async () => {
+    const { downloads, cache, page, keeper } = setUp()
+    page([{ ...message(1, []), senderAvatarUrl: `${SERVICE}/grace.png` }, { ...message(2, [], 1_700_000_002), senderAvatarUrl: `${SERVICE}/grace.png`, deleted: true }])
+    keeper.keepAvatars([`${SERVICE}/ridge.png`, null, 'https://tracker.example.test/face.gif'])
+
+    expect(downloads.asked).toEqual([`${SERVICE}/grace.png`, `${SERVICE}/ridge.png`])
+    await downloads.finish(`${SERVICE}/grace.png`, png(2))
+    await downloads.finish(`${SERVICE}/ridge.png`, png(1))
+    // A deleted message's sender still has a face; the newest message they wrote dates it.
+    expect(cache?.kept.get(`${SERVICE}/grace.png`)?.usedAt).toBe(1_700_000_002_000)
+    expect(cache?.kept.get(`${SERVICE}/ridge.png`)?.usedAt).toBe(1_800_000_000_000)
+  })
+
   it('fetches the pictures of messages pushed and replaced, once each', async () => {
     const { downloads, flow } = setUp()
     flow.arrive(message(1, [`${SERVICE}/a.png`]), 'pushed')

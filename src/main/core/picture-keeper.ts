@@ -1,5 +1,6 @@
 // Keeps the pictures of kept messages on this device while their links still work (a deployment's
-// picture links may expire), so a stored history shows its pictures later and offline. It hears
+// picture links may expire), so a stored history shows its pictures later and offline; and the
+// avatars beside them (each sender's, each conversation's in the list), so offline is not faceless. It hears
 // every message the flow carries, fetches the pictures the page would be allowed to load, a few at
 // a time and newest first, and puts them in the account's picture cache. Fetches run beside
 // everything else and nothing waits for them: a push on its way to the page never does.
@@ -82,22 +83,36 @@ export class PictureKeeper {
     return this.#cache()?.usage() ?? null
   }
 
+  /** The conversation list's pictures (groups' and people's avatars), kept as used now. */
+  keepAvatars(urls: readonly (string | null)[]): void {
+    const now = this.#deps.now()
+    this.#wait(urls.flatMap((url) => (url === null ? [] : [{ url, usedAt: now }])))
+  }
+
   /** Forgets what waited to be fetched (at sign-out); what is under way lands in the cache it began for, if still open. */
   clear(): void {
     this.#waiting.clear()
   }
 
   #consider(messages: Message[]): void {
+    this.#wait(
+      messages.flatMap((message) => {
+        const usedAt = message.createdAt * 1000
+        const avatar = message.senderAvatarUrl === null ? [] : [{ url: message.senderAvatarUrl, usedAt }]
+        // What a deleted message showed is gone from the service; its sender's face is not.
+        return message.deleted ? avatar : [...pictureUrls(message.attachments).map((url) => ({ url, usedAt })), ...avatar]
+      })
+    )
+  }
+
+  /** Queues each picture the page may load and the cache would keep, not kept or under way already. */
+  #wait(pictures: { url: string; usedAt: number }[]): void {
     const cache = this.#cache()
     if (cache === null) return
     const origins = this.#deps.origins()
-    for (const message of messages) {
-      if (message.deleted) continue
-      const writtenAt = message.createdAt * 1000
-      for (const url of pictureUrls(message.attachments)) {
-        if (!isAllowedPicture(url, origins) || cache.has(url) || this.#fetching.has(url) || !cache.wouldKeep(writtenAt)) continue
-        this.#waiting.set(url, Math.max(writtenAt, this.#waiting.get(url) ?? 0))
-      }
+    for (const { url, usedAt } of pictures) {
+      if (!isAllowedPicture(url, origins) || cache.has(url) || this.#fetching.has(url) || !cache.wouldKeep(usedAt)) continue
+      this.#waiting.set(url, Math.max(usedAt, this.#waiting.get(url) ?? 0))
     }
     while (this.#waiting.size > MAX_WAITING) this.#waiting.delete(this.#next(false))
     this.#pump()
