@@ -1,14 +1,15 @@
 // The app killed at any moment opens its store again with nothing lost and nothing doubled. Browser
 // mode's real host process (the one `npm run build` leaves in out/browser/) runs on one data
 // directory against the real local service; each round it starts on what the last one left, a
-// burst of pushes comes in and the app sends messages of its own, and the process is killed with
+// burst of pushes comes in, the app sends messages of its own, and its full-history download (on by
+// default) goes on through groups long enough to take several rounds; the process is killed with
 // SIGKILL at a seeded moment. After every kill the store left on disk must open, hold each message
 // once with the service's id and text, and never pass a gap off as continuous (every run it records
-// holds exactly the service's messages in that stretch); and every message the app took to send
+// holds exactly the service's messages in that stretch), in every conversation; and every message the app took to send
 // (answered) must be on the service or still in the outbox its store keeps, with the count of
 // unsent messages kept beside the store saying no fewer than wait there. At the end, a last start
-// sends what waited: each such message is on the service once, and the history the app shows is
-// the service's, in order.
+// sends what waited: each such message is on the service once, the history the app shows is the
+// service's, in order, and the download ends with every archive kept whole.
 //
 // The moments follow a seeded schedule: the seed is printed, and KILL_SEED=<seed> runs the same one
 // again; KILL_ROUNDS=<n> runs longer (CI's default keeps the file well under a minute).
@@ -21,6 +22,7 @@ import { seededRandom } from '../../server/src/seed/prng'
 import type { TestService, TestUser } from '../../server/test/support'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { OpenedConversation } from '@shared/conversations'
+import type { StorageState } from '@shared/storage'
 import { ensureHostBuilt } from '../../scripts/web.mjs'
 import { environmentWithoutParley, exited, startBrowserCli, type BrowserCli } from '../support/browser-cli'
 import { testScope } from '../support/app-harness'
@@ -42,6 +44,8 @@ interface Scene {
   ada: TestUser
   bea: TestUser
   groupId: string
+  /** Groups with long histories that the download reads, a page of 100 every 200 ms, across rounds. */
+  archives: string[]
   random: () => number
   /** Every message the app was asked to send, and whether it answered that it took it. */
   sends: { text: string; answered: boolean }[]
@@ -71,9 +75,12 @@ const sends: Driver = async (scene, cli, round) => {
   }
 }
 
-// Backfill: once the full-history download exists, a driver that turns it on (over a history long
-// enough to take several rounds) goes here; the checks after each kill cover the runs it writes.
+// The full-history download needs no driver: it runs by itself in every round (its pages of the
+// archives are what the checks after each kill find in the runs of the conversations it reads).
 const DRIVERS: Driver[] = [pushes, sends]
+/** How many archives, and how long each: some 16 pages in all, a few seconds of the download's pace. */
+const ARCHIVES = 4
+const ARCHIVE_LENGTH = 320
 
 describe('the app killed at any moment', () => {
   beforeAll(() => ensureHostBuilt(), 180_000)
@@ -84,6 +91,8 @@ describe('the app killed at any moment', () => {
     let cli = await start(scene)
     await signIn(scene, cli)
 
+    /** Archive messages kept after each kill: the download was under way when it came. */
+    const downloaded: number[] = []
     for (let round = 1; round <= ROUNDS; round += 1) {
       await ready(scene, cli)
       const killAfter = Math.floor(scene.random() * KILL_WITHIN_MS)
@@ -92,8 +101,9 @@ describe('the app killed at any moment', () => {
       cli.child.kill('SIGKILL')
       await exited(cli.child)
       await traffic
-      await checkStoreLeft(scene, await serviceMessages(scene), `round ${round}, killed ${killAfter} ms in`)
+      await checkStoreLeft(scene, await everyHistory(scene), `round ${round}, killed ${killAfter} ms in`)
       await checkNothingWrittenLost(scene, await serviceMessages(scene), `round ${round}, killed ${killAfter} ms in`)
+      downloaded.push(await archiveMessagesKept(scene))
       cli = await start(scene)
     }
 
@@ -109,10 +119,16 @@ describe('the app killed at any moment', () => {
     for (const send of scene.sends) expect(texts.filter((text) => text === send.text).length, send.text).toBeLessThanOrEqual(1)
     expect(new Set(texts).size).toBe(texts.length)
     expect(await shownHistory(scene, cli)).toEqual(final)
+    await until(async () => {
+      const storage = await cli.invoke('storage:get', {})
+      return storage.ok && (storage.value as StorageState).download.state === 'done'
+    }, 30_000, 'the history download to end')
     await cli.stop()
-    await checkStoreLeft(scene, final, 'at the end')
-    expect(await storedTexts(scene)).toEqual(texts)
+    const histories = await everyHistory(scene)
+    await checkStoreLeft(scene, histories, 'at the end')
+    for (const [conversationId, history] of histories) expect(await storedTexts(scene, conversationId), conversationId).toEqual(history.map((message) => message.text))
     console.log(`kill test: ${ROUNDS} kills; ${final.length} messages, ${scene.sends.length} sent by the app (${answered.length} answered), kept once each`)
+    console.log(`kill test: archive messages kept after each kill, of ${ARCHIVES * ARCHIVE_LENGTH}: ${downloaded.join(', ')}`)
   }, 30_000 + ROUNDS * 10_000)
 })
 
@@ -129,7 +145,14 @@ async function setUp(): Promise<Scene> {
     body: { members: [{ user_id: bea.id, nickname: 'Bea' }] }
   })
   for (let n = 1; n <= 60; n += 1) await service.sendGroupMessage(bea, groupId, `before ${n}`)
-  return { service, dataDir, ada, bea, groupId, random: seededRandom(SEED), sends: [] }
+  const archives: string[] = []
+  for (let a = 1; a <= ARCHIVES; a += 1) {
+    const archive = String((await service.createGroup(bea, { name: `Archive ${a}` })).id)
+    await service.call('POST', `/v3/groups/${archive}/members/add`, { token: bea.token, attest: true, body: { members: [{ user_id: ada.id, nickname: 'Ada' }] } })
+    for (let n = 1; n <= ARCHIVE_LENGTH; n += 1) await service.sendGroupMessage(bea, archive, `archive ${a} message ${n}`)
+    archives.push(archive)
+  }
+  return { service, dataDir, ada, bea, groupId, archives, random: seededRandom(SEED), sends: [] }
 }
 
 async function start(scene: Scene): Promise<BrowserCli> {
@@ -176,8 +199,15 @@ async function shownHistory(scene: Scene, cli: BrowserCli): Promise<{ id: string
   return shown.map(({ id, text }) => ({ id, text }))
 }
 
-/** The group's whole history as the service has it, oldest first. */
-async function serviceMessages({ service, ada, groupId }: Scene): Promise<{ id: string; text: string }[]> {
+/** Every group's whole history as the service has it, oldest first, by group. */
+async function everyHistory(scene: Scene): Promise<Map<string, { id: string; text: string }[]>> {
+  const histories = new Map<string, { id: string; text: string }[]>()
+  for (const groupId of [scene.groupId, ...scene.archives]) histories.set(groupId, await serviceMessages(scene, groupId))
+  return histories
+}
+
+/** A group's whole history as the service has it, oldest first (the open group's by default). */
+async function serviceMessages({ service, ada, groupId: openGroup }: Scene, groupId = openGroup): Promise<{ id: string; text: string }[]> {
   const all: { id: string; text: string }[] = []
   let after = '0'
   for (;;) {
@@ -205,8 +235,8 @@ function setAside(scene: Scene): string[] {
 }
 
 interface Kept {
-  messages: { id: string; text: string; sortKey: bigint }[]
-  runs: { first: bigint; last: bigint; reachesStart: boolean }[]
+  messages: { conversationId: string; id: string; text: string; sortKey: bigint }[]
+  runs: { conversationId: string; first: bigint; last: bigint; reachesStart: boolean }[]
   /** What waits unsent, as the app reads it back at its next start. */
   outbox: PendingMessage[]
   /** What the count beside the store says waits unsent. */
@@ -240,18 +270,20 @@ function readKept(file: string, key: string): Omit<Kept, 'outbox' | 'unsent'> {
     db.pragma(`cipher = 'sqlcipher'`)
     db.pragma('legacy = 4')
     db.pragma(`key = "x'${key}'"`)
-    const messages = db.prepare('SELECT id, json, sort_key AS sortKey FROM messages ORDER BY sort_key').safeIntegers(true).all() as {
+    const messages = db.prepare('SELECT conversation_id AS conversationId, id, json, sort_key AS sortKey FROM messages ORDER BY sort_key').safeIntegers(true).all() as {
+      conversationId: string
       id: string
       json: string
       sortKey: bigint
     }[]
-    const runs = db.prepare('SELECT first_key AS first, last_key AS last, reaches_start AS reachesStart FROM runs').safeIntegers(true).all() as {
+    const runs = db.prepare('SELECT conversation_id AS conversationId, first_key AS first, last_key AS last, reaches_start AS reachesStart FROM runs').safeIntegers(true).all() as {
+      conversationId: string
       first: bigint
       last: bigint
       reachesStart: bigint
     }[]
     return {
-      messages: messages.map(({ id, json, sortKey }) => ({ id, text: (JSON.parse(json) as Message).text, sortKey })),
+      messages: messages.map(({ conversationId, id, json, sortKey }) => ({ conversationId, id, text: (JSON.parse(json) as Message).text, sortKey })),
       runs: runs.map((run) => ({ ...run, reachesStart: run.reachesStart === 1n }))
     }
   } finally {
@@ -259,21 +291,29 @@ function readKept(file: string, key: string): Omit<Kept, 'outbox' | 'unsent'> {
   }
 }
 
-/** Every message kept is the service's, once; every run kept holds exactly the service's messages in its stretch. */
-async function checkStoreLeft(scene: Scene, service: { id: string; text: string }[], when: string): Promise<void> {
+/**
+ * In every conversation: every message kept is the service's, once; every run kept holds exactly
+ * the service's messages in its stretch.
+ */
+async function checkStoreLeft(scene: Scene, histories: Map<string, { id: string; text: string }[]>, when: string): Promise<void> {
   if (!existsSync(join(storeDir(scene), `${scene.ada.id}.db`))) return
   const kept = await readStoreLeft(scene)
-  const byId = new Map(service.map((message) => [message.id, message.text]))
-  for (const message of kept.messages) expect(byId.get(message.id), `${when}: kept ${message.id} "${message.text}"`).toBe(message.text)
-  const texts = kept.messages.map((message) => message.text)
-  expect(new Set(texts).size, `${when}: a message kept twice`).toBe(texts.length)
-  for (const run of kept.runs) {
-    const inStretch = (id: string): boolean => BigInt(id) >= run.first && BigInt(id) <= run.last
-    const expected = service.filter((message) => inStretch(message.id)).map((message) => message.id)
-    const held = kept.messages.filter((message) => inStretch(message.id)).map((message) => message.id)
-    expect(held, `${when}: the run ${run.first}–${run.last} has a hole`).toEqual(expected)
-    if (run.reachesStart) expect(service[0]?.id, `${when}: a run said to reach the start does not`).toBe(held[0])
+  for (const [conversationId, service] of histories) {
+    const messages = kept.messages.filter((message) => message.conversationId === conversationId)
+    const byId = new Map(service.map((message) => [message.id, message.text]))
+    for (const message of messages) expect(byId.get(message.id), `${when}: kept ${message.id} "${message.text}"`).toBe(message.text)
+    const texts = messages.map((message) => message.text)
+    expect(new Set(texts).size, `${when}: a message kept twice`).toBe(texts.length)
+    for (const run of kept.runs.filter((candidate) => candidate.conversationId === conversationId)) {
+      const inStretch = (id: string): boolean => BigInt(id) >= run.first && BigInt(id) <= run.last
+      const expected = service.filter((message) => inStretch(message.id)).map((message) => message.id)
+      const held = messages.filter((message) => inStretch(message.id)).map((message) => message.id)
+      expect(held, `${when}: the run ${run.first}–${run.last} of ${conversationId} has a hole`).toEqual(expected)
+      if (run.reachesStart) expect(service[0]?.id, `${when}: a run said to reach the start of ${conversationId} does not`).toBe(held[0])
+    }
   }
+  // Nothing kept of a conversation the test does not know.
+  expect(kept.messages.filter((message) => !histories.has(message.conversationId))).toEqual([])
 }
 
 /**
@@ -292,9 +332,15 @@ async function checkNothingWrittenLost(scene: Scene, service: { id: string; text
   expect(kept.unsent, `${when}: the count of unsent messages beside the store`).toBeGreaterThanOrEqual(kept.outbox.length)
 }
 
-/** The texts of the store left, in its order. */
-async function storedTexts(scene: Scene): Promise<string[]> {
-  return (await readStoreLeft(scene)).messages.map((message) => message.text)
+/** How many messages of the archives the store left holds. */
+async function archiveMessagesKept(scene: Scene): Promise<number> {
+  if (!existsSync(join(storeDir(scene), `${scene.ada.id}.db`))) return 0
+  return (await readStoreLeft(scene)).messages.filter((message) => scene.archives.includes(message.conversationId)).length
+}
+
+/** The texts of one conversation in the store left, in its order. */
+async function storedTexts(scene: Scene, conversationId: string): Promise<string[]> {
+  return (await readStoreLeft(scene)).messages.filter((message) => message.conversationId === conversationId).map((message) => message.text)
 }
 
 function pause(ms: number): Promise<void> {
