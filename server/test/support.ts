@@ -64,6 +64,8 @@ export interface TestService extends RunningService {
   advanceClock(seconds: number): Promise<number>
   /** G5 with attestation; returns the group. */
   createGroup(owner: TestUser, body?: Record<string, unknown>): Promise<Json>
+  /** MB2 with attestation: the owner (or a manager) adds `member`, under their own name as nickname. */
+  addMember(owner: TestUser, groupId: string, member: TestUser): Promise<void>
   /** MS2; returns the message. */
   sendGroupMessage(sender: TestUser, groupId: string, text: string, extra?: Record<string, unknown>): Promise<Json>
   /** C3; returns the message. */
@@ -183,6 +185,14 @@ export async function startTestService(options: ServiceOptions = {}): Promise<Te
       const result = await call('POST', '/v3/groups', { token: owner.token, attest: true, body: { name: 'Test group', ...body } })
       expectStatus(result, 201, 'G5')
       return result.body.response
+    },
+    async addMember(owner, groupId, member) {
+      const result = await call('POST', `/v3/groups/${groupId}/members/add`, {
+        token: owner.token,
+        attest: true,
+        body: { members: [{ user_id: member.id, nickname: member.name }] }
+      })
+      expectStatus(result, 202, 'MB2')
     },
     async sendGroupMessage(sender, groupId, text, extra = {}) {
       const result = await call('POST', `/v3/groups/${groupId}/messages`, {

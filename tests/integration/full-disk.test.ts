@@ -43,11 +43,7 @@ async function scene(): Promise<Scene> {
   const ada = await service.signUp({ name: 'Ada' })
   const bea = await service.signUp({ name: 'Bea' })
   const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  await service.call('POST', `/v3/groups/${groupId}/members/add`, {
-    token: ada.token,
-    attest: true,
-    body: { members: [{ user_id: bea.id, nickname: 'Bea' }] }
-  })
+  await service.addMember(ada, groupId, bea)
   for (let n = 1; n <= 5; n += 1) await service.sendGroupMessage(ada, groupId, `history ${n}`)
   return { service, dataDir, ada, bea, groupId }
 }

@@ -41,11 +41,7 @@ describe('pictures kept on this device', () => {
     const ada = await service.signUp({ name: 'Ada' })
     const grace = await service.signUp({ name: 'Grace' })
     const groupId = String((await service.createGroup(grace, { name: 'Ridge' })).id)
-    await service.call('POST', `/v3/groups/${groupId}/members/add`, {
-      token: grace.token,
-      attest: true,
-      body: { members: [{ user_id: ada.id, nickname: 'Ada' }] }
-    })
+    await service.addMember(grace, groupId, ada)
     const upload = await service.call('POST', '/image/pictures', { token: grace.token, body: PNG, headers: { 'content-type': 'image/png' } })
     const pictureUrl: string = upload.body.payload.url
     await service.sendGroupMessage(grace, groupId, 'The view from the ridge', { attachments: [{ type: 'image', url: pictureUrl }] })

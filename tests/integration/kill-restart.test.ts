@@ -139,16 +139,12 @@ async function setUp(): Promise<Scene> {
   const ada = await service.signUp({ name: 'Ada' })
   const bea = await service.signUp({ name: 'Bea' })
   const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  await service.call('POST', `/v3/groups/${groupId}/members/add`, {
-    token: ada.token,
-    attest: true,
-    body: { members: [{ user_id: bea.id, nickname: 'Bea' }] }
-  })
+  await service.addMember(ada, groupId, bea)
   for (let n = 1; n <= 60; n += 1) await service.sendGroupMessage(bea, groupId, `before ${n}`)
   const archives: string[] = []
   for (let a = 1; a <= ARCHIVES; a += 1) {
     const archive = String((await service.createGroup(bea, { name: `Archive ${a}` })).id)
-    await service.call('POST', `/v3/groups/${archive}/members/add`, { token: bea.token, attest: true, body: { members: [{ user_id: ada.id, nickname: 'Ada' }] } })
+    await service.addMember(bea, archive, ada)
     for (let n = 1; n <= ARCHIVE_LENGTH; n += 1) await service.sendGroupMessage(bea, archive, `archive ${a} message ${n}`)
     archives.push(archive)
   }

@@ -26,7 +26,7 @@ async function keptScene(): Promise<Scene> {
   const device = await keptDevice(scope, numberedHistory(60), { serviceOnFile: true })
   const { service, groupId, ada } = device
   const bea = await service.signUp({ name: 'Bea' })
-  await service.call('POST', `/v3/groups/${groupId}/members/add`, { token: ada.token, attest: true, body: { members: [{ user_id: bea.id, nickname: 'Bea' }] } })
+  await service.addMember(ada, groupId, bea)
   const write = async (text: string): Promise<string> => String((await service.sendGroupMessage(bea, groupId, text)).id)
   // The one to remove is not the newest: nothing after it would show that it is gone rather than not listed yet.
   const written = {

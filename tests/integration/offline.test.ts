@@ -70,7 +70,7 @@ describe('offline', () => {
   it('opens a conversation with more unread than a page from what is kept, its "New messages" mark where the user left off, while the service does not answer', async () => {
     const device = await keptDevice(scope, ['kept 1', 'kept 2'])
     const bea = await device.service.signUp({ name: 'Bea' })
-    await device.service.call('POST', `/v3/groups/${device.groupId}/members/add`, { token: device.ada.token, attest: true, body: { members: [{ user_id: bea.id, nickname: 'Bea' }] } })
+    await device.service.addMember(device.ada, device.groupId, bea)
     const first = await signedInOnDevice(scope, device)
     await first.call('conversations:open', { conversationId: device.groupId })
     await first.call('conversations:close', { conversationId: device.groupId })
