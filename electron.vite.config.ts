@@ -10,7 +10,12 @@ export default defineConfig({
     resolve: resolve_,
     build: {
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts') },
+        input: {
+          index: resolve('src/main/index.ts'),
+          // The local store's SQL runs in a worker thread, started from this file beside index.js
+          // (storage/local-store/store-thread.ts finds it there, inside app.asar once packaged).
+          'store-worker': resolve('src/main/storage/local-store/store-worker.ts')
+        },
         // electron-vite leaves package.json's dependencies to node_modules already; the store's
         // SQLite is named so it stays there whatever that setting becomes: a native addon cannot be
         // bundled, and electron-builder rebuilds it for Electron and unpacks it beside app.asar.

@@ -24,7 +24,9 @@ export default defineConfig({
       input: {
         cli: resolve('src/main/browser/cli.ts'),
         // `npm start` decides where the data lives with the same code as the host it starts.
-        'data-dir': resolve('src/main/storage/data-dir.ts')
+        'data-dir': resolve('src/main/storage/data-dir.ts'),
+        // The local store's SQL runs in a worker thread, started from this file beside cli.js.
+        'store-worker': resolve('src/main/storage/local-store/store-worker.ts')
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' }
     }

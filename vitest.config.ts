@@ -3,6 +3,15 @@ import { defineConfig } from 'vitest/config'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 import { svelteTesting } from '@testing-library/svelte/vite'
 
+/**
+ * The projects whose tests open local stores start each store's worker thread from one build of it
+ * made for the run, not from its sources through tsx (tests/support/store-worker-build.ts says why).
+ */
+const builtStoreWorker = {
+  globalSetup: ['tests/support/store-worker-build.ts'],
+  setupFiles: ['tests/support/store-worker-setup.ts']
+}
+
 export default defineConfig({
   // `@shared/*` and `$lib/*`, as tsconfig.base.json sets them; every project below extends this.
   resolve: { tsconfigPaths: true },
@@ -13,7 +22,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/main/**/*.test.ts', 'src/shared/**/*.test.ts']
+          include: ['src/main/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          ...builtStoreWorker
         }
       },
       {
@@ -50,6 +60,7 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
+          ...builtStoreWorker,
           testTimeout: 30_000
         }
       },
@@ -59,6 +70,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
+          ...builtStoreWorker,
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false

@@ -101,6 +101,7 @@ function recordingFailures(stores: LocalStores, failures: unknown[]): LocalStore
   return {
     has: (accountId) => stores.has(accountId),
     remove: (accountId) => stores.remove(accountId),
+    replaceDamaged: (accountId, damaged) => stores.replaceDamaged(accountId, damaged),
     open: async (accountId) => {
       const opened = await stores.open(accountId)
       const store = new Proxy(opened.store, {

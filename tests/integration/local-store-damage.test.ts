@@ -136,6 +136,31 @@ describe('a damaged store', () => {
     await startsAndCarriesOn(scene, 'kept', restarted)
   })
 
+  it('with a byte flipped in one of its pages, while the service is out of reach: the store serves what it can read before its check sets it aside', async () => {
+    const scene = await keptThenStopped()
+    const bytes = readFileSync(storeFile(scene, 'db'))
+    flipByte(bytes, bytes.length - 4096 - 100)
+    writeFileSync(storeFile(scene, 'db'), bytes)
+    scene.proxy.cut()
+    const app = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)
+    await app.core.start()
+    // With the service out of reach, the list can only have come from the damaged store: it opened and served.
+    await app.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scene.groupId))
+    await app.events.waitFor('storage:notice', () => true)
+    expect(app.events.all('storage:notice')).toEqual([{ text: SET_ASIDE_NOTICE }])
+    expect(setAsideFiles(scene)).toHaveLength(1)
+    expect(await app.call('session:get', {})).toMatchObject({ status: 'signedIn', me: { id: scene.ada.id } })
+
+    // The service back, the app carries on from it: what waited goes once, the history is read again.
+    scene.proxy.restore()
+    await app.events.waitFor('push:status', (status) => status === 'connected', 45_000)
+    await sentOnce(app, scene)
+    expect(await readWholeHistory(app, scene.groupId)).toEqual([...everyMessage, 'written before the damage'])
+    await app.core.stop()
+    expect(await keptOutbox(scene.dataDir, scene.ada.id)).toEqual([])
+    expect(app.events.all('storage:notice')).toHaveLength(1)
+  })
+
   it('whose key was replaced by another', async () => {
     const scene = await keptThenStopped()
     writeFileSync(storeFile(scene, 'key'), 'ab'.repeat(32))

@@ -248,6 +248,7 @@ describe('with no store to keep the outbox in', () => {
     const scenery = await scene()
     const unopenable: LocalStores = {
       open: () => Promise.reject(new Error('disk I/O error')),
+      replaceDamaged: () => Promise.reject(new Error('disk I/O error')),
       has: async () => false,
       remove: async () => undefined
     }

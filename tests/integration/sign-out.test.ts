@@ -32,7 +32,8 @@ function storeFilesOf({ dataDir, ada }: Scene): string[] {
 describe('signing out', () => {
   it('removes the account\'s stored messages and key from this device', async () => {
     const scene = await signedInWithHistory()
-    expect(storeFilesOf(scene)).toEqual(expect.arrayContaining([`${scene.ada.id}.db`, `${scene.ada.id}.key`]))
+    // The store opens in a thread of its own, beside the sign-in.
+    await expect.poll(() => storeFilesOf(scene)).toEqual(expect.arrayContaining([`${scene.ada.id}.db`, `${scene.ada.id}.key`]))
 
     expect(await scene.app.call('session:signOut', {})).toEqual({ status: 'signedOut' })
     expect(await scene.app.call('session:get', {})).toEqual({ status: 'signedOut', notice: null })
@@ -53,6 +54,8 @@ describe('signing out', () => {
     // Signed in again, the device shows what it kept before the service answers.
     const again = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)
     await signInThroughSms(again, scene.service, scene.ada)
+    // Listed once the store, opening in a thread of its own beside the sign-in, has shown what it kept.
+    await again.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scene.groupId))
     scene.proxy.cut()
     const { messages } = await again.call('conversations:open', { conversationId: scene.groupId })
     expect(messages.map((message) => message.text)).toEqual(['history 1', 'history 2', 'history 3', 'history 4', 'history 5'])

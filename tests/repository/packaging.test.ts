@@ -141,23 +141,23 @@ describe('the packaged app and its environment', () => {
   })
 })
 
-describe('what the package takes from out/', () => {
-  interface FileFilter {
-    (file: string, stat: { isDirectory(): boolean }): boolean
+interface FileFilter {
+  (file: string, stat: { isDirectory(): boolean }): boolean
+}
+/** electron-builder's own filter for the `files` patterns, as it applies them when it packages. */
+function packagedFilter(): FileFilter {
+  const fromRoot = createRequire(resolve(repositoryRoot, 'package.json'))
+  const fromElectronBuilder = createRequire(fromRoot.resolve('electron-builder/package.json'))
+  const { FileMatcher } = fromElectronBuilder('app-builder-lib/out/fileMatcher.js') as {
+    FileMatcher: new (from: string, to: string, expand: (pattern: string) => string, patterns: unknown) => { createFilter(): FileFilter }
   }
-  /** electron-builder's own filter for the `files` patterns, as it applies them when it packages. */
-  function packagedFilter(): FileFilter {
-    const fromRoot = createRequire(resolve(repositoryRoot, 'package.json'))
-    const fromElectronBuilder = createRequire(fromRoot.resolve('electron-builder/package.json'))
-    const { FileMatcher } = fromElectronBuilder('app-builder-lib/out/fileMatcher.js') as {
-      FileMatcher: new (from: string, to: string, expand: (pattern: string) => string, patterns: unknown) => { createFilter(): FileFilter }
-    }
-    const files = isPlainObject(config) ? config.files : undefined
-    return new FileMatcher(repositoryRoot, '.', (pattern) => pattern, files).createFilter()
-  }
-  const aFile = { isDirectory: () => false }
-  const packaged = (path: string): boolean => packagedFilter()(resolve(repositoryRoot, path), aFile)
+  const files = isPlainObject(config) ? config.files : undefined
+  return new FileMatcher(repositoryRoot, '.', (pattern) => pattern, files).createFilter()
+}
+const aFile = { isDirectory: () => false }
+const packaged = (path: string): boolean => packagedFilter()(resolve(repositoryRoot, path), aFile)
 
+describe('what the package takes from out/', () => {
   it("takes Electron's main, preload and renderer, without source maps", () => {
     expect(['out/main/index.js', 'out/main/chunks/core-1a2b.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-1a2b.js'].filter(packaged)).toHaveLength(5)
     expect(packaged('out/main/index.js.map')).toBe(false)
@@ -245,6 +245,32 @@ describe("the local store's SQLite, a native addon", () => {
   it("stays a package import in browser mode's host build, which plain Node runs from out/browser/", async () => {
     const { default: browserHostBuild } = await import('../../vite.browser.config')
     expect(await importsOf(browserHostBuild)).toEqual([driver])
+  })
+
+  /** The files a build of the project's own configuration writes, by name, without writing them. */
+  async function filesOf(config: InlineConfig): Promise<string[]> {
+    const result = await build({ ...config, configFile: false, root: repositoryRoot, logLevel: 'silent', build: { ...config.build, write: false } })
+    const outputs = [result].flat() as { output: { fileName: string }[] }[]
+    return outputs.flatMap(({ output }) => output).map((file) => file.fileName)
+  }
+
+  // storage/local-store/store-thread.ts starts the store's worker thread from store-worker.js beside
+  // the entry that runs it: each build must write it there.
+  it("has its worker thread written beside Electron's main entry, packed inside app.asar with the app's code", async () => {
+    const { default: electronVite } = await import('../../electron.vite.config')
+    const main = typeof electronVite === 'function' ? undefined : (await electronVite).main
+    if (main === undefined) throw new Error('electron.vite.config.ts has no main build')
+    const resolved = await new MainConfigFactory({ ...main, build: { ...main.build } }, { mode: 'production' }, { root: repositoryRoot }).build()
+    const files = await filesOf(resolved)
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'store-worker.js']))
+    expect(packaged('out/main/store-worker.js')).toBe(true)
+    // Electron reads a worker's script from app.asar as it reads the app's own; only the addon goes beside it.
+    expect(unpackedFilter()(resolve(repositoryRoot, 'out/main/store-worker.js'), { isDirectory: () => false })).toBe(false)
+  })
+
+  it("has its worker thread written beside browser mode's host", async () => {
+    const { default: browserHostBuild } = await import('../../vite.browser.config')
+    expect(await filesOf(browserHostBuild)).toEqual(expect.arrayContaining(['cli.js', 'store-worker.js']))
   })
 
   it('would be seen bundled (a check of the check)', async () => {

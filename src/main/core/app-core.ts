@@ -124,10 +124,30 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let signedInAs: string | null = null
   /** Settles once the signed-in account's unsent messages are back from its store. */
   let outboxBack: Promise<void> = Promise.resolve()
+  /**
+   * Settles once what the signed-in account's store keeps (its list and outbox) is back, or there is
+   * none; the list is asked of the service again the moment it is, before anything waiting on this
+   * runs. The store opens in a thread of its own and push may be live before it is: catch-up goes on
+   * from what is kept, and must ask for the list after that (of two lists asked for at once, only
+   * the later one counts), so it waits for this.
+   */
+  let keptShown: Promise<void> = Promise.resolve()
 
   const flow = new MessageFlow((event, error) => log.error(`a listener of the message flow's ${event} failed`, error))
   const storageNotice = (text: string): void => events.emit('storage:notice', { text })
-  const keeper = deps.stores === undefined ? null : new StoreKeeper({ stores: deps.stores, flow, log, now, notice: storageNotice, ...timers })
+  const keeper =
+    deps.stores === undefined
+      ? null
+      : new StoreKeeper({
+          stores: deps.stores,
+          flow,
+          log,
+          now,
+          notice: storageNotice,
+          // A store found damaged after it opened was made anew: the history download starts over into it.
+          replaced: () => backfill.restart(),
+          ...timers
+        })
   /** The signed-in account's store; null while there is none (or it is opening). */
   const localStore = (): LocalStore | null => keeper?.store ?? null
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
@@ -170,7 +190,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     },
     conversationsChanged: () => void refreshConversations().catch(() => undefined),
     status: (status) => setPushStatus(status),
-    live: () => void catchUp.run(),
+    live: () => void keptShown.then(() => catchUp.run()),
     tokenRefused: () => void session.expire(),
     tokenElsewhere: () => void session.issuerLeft()
   })
@@ -196,8 +216,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outboxBack = outboxKept
       // What this device kept shows first; the service then brings it up to date. Chats whose
       // first message never went are listed again with it, before it is sent again.
-      showKept(me, store)
-        .then(() => outboxKept)
+      const shown = showKept(me, store).then(() => outboxKept)
+      keptShown = shown.catch(() => undefined)
+      shown
         .then(() => refreshConversations())
         .then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
         .then(

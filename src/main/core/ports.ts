@@ -462,13 +462,34 @@ export interface StoreUsage {
   bytes: number
 }
 
+/** What its integrity check found of a store: nothing wrong, or the file damaged. */
+export type StoreCheck = 'whole' | 'damaged'
+
+export interface OpenedStore {
+  store: LocalStore
+  /** In words, when the store there was had to be moved aside and this one made anew; null when not. */
+  setAside: string | null
+  /**
+   * The integrity check of the store, which reads the whole file and so runs once the store has
+   * opened, while it serves. A store it finds `damaged` is handed to `replaceDamaged`. None when
+   * there is nothing to check (a store made just now, or one in memory).
+   */
+  checked?: Promise<StoreCheck>
+}
+
 /** The stores of every account on this device. */
 export interface LocalStores {
   /**
-   * Opens the account's store, made anew when there is none. One that cannot be opened, decrypted
-   * or fails its check is moved aside and made anew: `setAside` then says so in words.
+   * Opens the account's store, made anew when there is none. One that cannot be opened or
+   * decrypted is moved aside and made anew: `setAside` then says so in words.
    */
-  open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }>
+  open(accountId: string): Promise<OpenedStore>
+  /**
+   * Closes a store its check found damaged, moves it aside and makes the account's store anew with
+   * what waited unsent in it, as far as it could still be read: as `open` does with one that
+   * cannot be opened. `setAside` says so in words, the messages lost named.
+   */
+  replaceDamaged(accountId: string, damaged: LocalStore): Promise<{ store: LocalStore; setAside: string }>
   /** Whether this device keeps a store of the account that will outlive the process (it may still fail to open). */
   has(accountId: string): Promise<boolean>
   /** Removes the account's store and its key from this device. */

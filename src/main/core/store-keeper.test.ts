@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import { MessageFlow } from './message-flow'
-import type { LocalStore, LocalStores } from './ports'
+import type { LocalStore, LocalStores, StoreCheck } from './ports'
 import { OPEN_FAILED_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
 import { ManualTime } from './testing/manual-time'
 
@@ -44,19 +44,46 @@ class RecordingStore {
   }
 }
 
-function rig(options: { opens?: 'fine' | 'setAside' | 'fails' } = {}) {
+/** A check that answers when the test says. */
+function checkToAnswer(): { checked: Promise<StoreCheck>; answer: (check: StoreCheck) => Promise<void> } {
+  let answer: (check: StoreCheck) => void = () => undefined
+  const checked = new Promise<StoreCheck>((resolve) => (answer = resolve))
+  return {
+    checked,
+    answer: async (check) => {
+      answer(check)
+      await checked
+    }
+  }
+}
+
+function rig(options: { opens?: 'fine' | 'setAside' | 'fails'; checked?: Promise<StoreCheck> } = {}) {
   const time = new ManualTime()
   const flow = new MessageFlow((_event, error) => {
     throw error
   })
   const stores = new Map<string, RecordingStore>()
   const notices: string[] = []
+  /** The stores replaced, in order. */
+  const replaced: (RecordingStore | null)[] = []
+  let replacements = 0
   const localStores: LocalStores = {
     open: async (accountId) => {
       if (options.opens === 'fails') throw new Error('NODE_MODULE_VERSION mismatch')
       const store = new RecordingStore()
       stores.set(accountId, store)
-      return { store: store as unknown as LocalStore, setAside: options.opens === 'setAside' ? 'set aside' : null }
+      return {
+        store: store as unknown as LocalStore,
+        setAside: options.opens === 'setAside' ? 'set aside' : null,
+        ...(options.checked === undefined ? {} : { checked: options.checked })
+      }
+    },
+    replaceDamaged: async (accountId, damaged) => {
+      await damaged.close()
+      const store = new RecordingStore()
+      replaced.push(stores.get(accountId) ?? null)
+      stores.set(accountId, store)
+      return { store: store as unknown as LocalStore, setAside: 'set aside after its check' }
     },
     has: async () => true,
     remove: async (accountId) => void stores.delete(accountId)
@@ -67,9 +94,10 @@ function rig(options: { opens?: 'fine' | 'setAside' | 'fails' } = {}) {
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     now: () => time.now,
     notice: (text) => notices.push(text),
+    replaced: () => (replacements += 1),
     timers: time
   })
-  return { keeper, flow, stores, notices, time }
+  return { keeper, flow, stores, notices, time, replaced, replacements: () => replacements }
 }
 
 describe('StoreKeeper', () => {
@@ -155,5 +183,100 @@ describe('StoreKeeper', () => {
     await keeper.settled()
     expect(stores.get('1')?.writes).toEqual(['alone 1'])
     expect(stores.get('2')?.writes).toEqual(['alone 3'])
+  })
+
+  it('lets what was written while it opened land in it when closed before it opened, then closes it', async () => {
+    const { keeper, flow, stores, notices } = rig({ opens: 'setAside' })
+    const opening = keeper.open('1')
+    flow.arrive(message('1'), 'pushed')
+    await keeper.close()
+    await opening
+    expect(stores.get('1')?.writes).toEqual(['alone 1'])
+    expect(stores.get('1')?.closed).toBe(true)
+    expect(keeper.store).toBeNull()
+    // Nobody is signed in to be told of it any more.
+    expect(notices).toEqual([])
+  })
+
+  describe('with a store whose check answers after it opens', () => {
+    it('replaces a damaged one in turn: what was written since it began to open goes to the new one, then what follows', async () => {
+      const check = checkToAnswer()
+      const { keeper, flow, stores, notices, replaced, replacements } = rig({ checked: check.checked })
+      const opening = keeper.open('1')
+      flow.paged({ conversationId: GROUP, messages: [message('5'), message('6')], end: 'newest', before: null, after: null, atStart: false })
+      const damaged = await opening
+      flow.arrive(message('7'), 'pushed')
+      keeper.keepConversations([{ id: 'a' } as Conversation])
+      await keeper.settled()
+      await check.answer('damaged')
+      flow.arrive(message('8'), 'pushed')
+      await keeper.settled()
+
+      expect(replaced).toEqual([damaged])
+      expect((damaged as unknown as RecordingStore).closed).toBe(true)
+      expect((damaged as unknown as RecordingStore).writes).toEqual(['run 5,6 after null before null', 'alone 7', 'list a'])
+      expect(keeper.store).toBe(stores.get('1'))
+      expect(stores.get('1')?.writes).toEqual(['run 5,6 after null before null', 'alone 7', 'list a', 'alone 8'])
+      expect(notices).toEqual(['set aside after its check'])
+      expect(replacements()).toBe(1)
+      // Once replaced, nothing more is held back: a later close closes the new store.
+      await keeper.close()
+      expect(stores.get('1')?.closed).toBe(true)
+    })
+
+    it('keeps a store whose check passes, and holds nothing back after it', async () => {
+      const check = checkToAnswer()
+      const { keeper, flow, stores, notices, replaced } = rig({ checked: check.checked })
+      await keeper.open('1')
+      flow.arrive(message('1'), 'pushed')
+      await check.answer('whole')
+      flow.arrive(message('2'), 'pushed')
+      await keeper.settled()
+      expect(replaced).toEqual([])
+      expect(stores.get('1')?.writes).toEqual(['alone 1', 'alone 2'])
+      expect(notices).toEqual([])
+    })
+
+    it('tells writes that failed on the damage as the store set aside, not as a full disk', async () => {
+      const check = checkToAnswer()
+      const { keeper, flow, stores, notices } = rig({ checked: check.checked })
+      await keeper.open('1')
+      const damaged = stores.get('1')
+      if (damaged) damaged.failing = true
+      flow.arrive(message('1'), 'pushed')
+      await keeper.settled()
+      expect(notices).toEqual([])
+      await check.answer('damaged')
+      await keeper.settled()
+      expect(notices).toEqual(['set aside after its check'])
+      expect(stores.get('1')?.writes).toEqual(['alone 1'])
+    })
+
+    it('tells writes that failed before a check that passes as failed writes, once', async () => {
+      const check = checkToAnswer()
+      const { keeper, flow, stores, notices } = rig({ checked: check.checked })
+      await keeper.open('1')
+      const store = stores.get('1')
+      if (store) store.failing = true
+      flow.arrive(message('1'), 'pushed')
+      flow.arrive(message('2'), 'pushed')
+      await keeper.settled()
+      await check.answer('whole')
+      await keeper.settled()
+      expect(notices).toEqual([WRITE_FAILED_NOTICE])
+    })
+
+    it('replaces nothing once the store is closed (signed out before its check answered)', async () => {
+      const check = checkToAnswer()
+      const { keeper, flow, stores, notices, replaced } = rig({ checked: check.checked })
+      await keeper.open('1')
+      flow.arrive(message('1'), 'pushed')
+      await keeper.close()
+      await check.answer('damaged')
+      await keeper.settled()
+      expect(replaced).toEqual([])
+      expect(stores.get('1')?.closed).toBe(true)
+      expect(notices).toEqual([])
+    })
   })
 })

@@ -1,7 +1,10 @@
 // Keeps this device's copy of the signed-in account: opens its store at sign-in, writes into it
 // everything the message flow carries (and nothing else reaches it), and lets go of it at sign-out.
 // Writes queue one behind another so they land in the order the flow said them, and a write that
-// fails (a full disk, say) is logged and told once: the app goes on from the service.
+// fails (a full disk, say) is logged and told once: the app goes on from the service. A store
+// serves as soon as it opens, before its integrity check has read the whole file: what is written
+// meanwhile is also held here, so that if the check finds the file damaged, the store made in its
+// place receives it all, as if the damage had been found at opening.
 import type { ConversationId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
@@ -10,7 +13,7 @@ import type { Person } from '@shared/people'
 import { compareIds } from '@shared/conversation-id'
 import type { Log } from '../log/log'
 import type { HistoryPage, MessageChange, MessageFlow } from './message-flow'
-import type { LocalStore, LocalStores } from './ports'
+import type { LocalStore, LocalStores, StoreCheck } from './ports'
 import { systemTimers, type Timers } from './timers'
 
 export interface StoreKeeperDependencies {
@@ -21,6 +24,8 @@ export interface StoreKeeperDependencies {
   now: () => number
   /** Something the person should know about what is kept (set aside, or no longer written). */
   notice(text: string): void
+  /** The store was made anew, empty but for what was written since it opened: what was read from the old one must be read again. */
+  replaced?(): void
   timers?: Timers
 }
 
@@ -35,19 +40,28 @@ export const OPEN_FAILED_NOTICE = `The messages kept on this device cannot be op
 
 export const WRITE_FAILED_NOTICE = `New messages can no longer be saved on this device (is the disk full?). ${UNSENT_IN_MEMORY} The app carries on from the service.`
 
+type Write = (store: LocalStore) => Promise<void>
+
 /** One account's store: being opened, then open (or not, when it could not be). */
 interface Target {
   accountId: string
+  /** The store every write queued from now on goes to; another once a damaged one is replaced. */
   opened: Promise<LocalStore | null>
   store: LocalStore | null
+  /** What its check found; `whole` when there is nothing to check. */
+  checked: Promise<StoreCheck>
+  /** Every write since the store began to open, while its check has not answered; null after. */
+  writtenUnchecked: Write[] | null
 }
 
 export class StoreKeeper {
   readonly #deps: StoreKeeperDependencies
   /** The signed-in account's store; null while nobody is signed in. Each write holds on to the one it was meant for. */
   #target: Target | null = null
-  /** The writes not yet done, one behind another. */
+  /** The writes not yet asked of the store, one behind another. */
   #writes: Promise<void> = Promise.resolve()
+  /** Writes asked of the store and not yet answered. */
+  readonly #unanswered = new Set<Promise<void>>()
   #failureTold = false
   /**
    * Per conversation, the newest message known to follow its kept history with nothing between,
@@ -79,7 +93,14 @@ export class StoreKeeper {
   async open(accountId: string): Promise<LocalStore | null> {
     if (this.#target?.accountId === accountId) return this.#target.opened
     const closing = this.close()
-    const target: Target = { accountId, opened: closing.then(() => this.#openStore(target)), store: null }
+    let checked: (check: StoreCheck) => void = () => undefined
+    const target: Target = {
+      accountId,
+      opened: closing.then(() => this.#openStore(target, checked)),
+      store: null,
+      checked: new Promise((resolve) => (checked = resolve)),
+      writtenUnchecked: []
+    }
     this.#target = target
     this.#failureTold = false
     return target.opened
@@ -92,6 +113,7 @@ export class StoreKeeper {
     this.#target = null
     this.#tips.clear()
     await this.#writes
+    await this.#answered()
     const store = await target?.opened
     await store?.close().catch((error: unknown) => this.#deps.log.warn('could not close the local store', error))
   }
@@ -137,7 +159,12 @@ export class StoreKeeper {
   /** Resolves once every write queued so far (the list waiting too) has landed, or failed. */
   settled(): Promise<void> {
     this.#writeList()
-    return this.#writes
+    return this.#writes.then(() => this.#answered())
+  }
+
+  /** Resolves once every write asked of the store so far has been answered. */
+  async #answered(): Promise<void> {
+    while (this.#unanswered.size > 0) await Promise.all([...this.#unanswered])
   }
 
   #keepPage(page: HistoryPage): void {
@@ -184,22 +211,63 @@ export class StoreKeeper {
     if (tip === undefined || compareIds(messageId, tip) > 0) this.#tips.set(conversationId, messageId)
   }
 
-  async #openStore(target: Target): Promise<LocalStore | null> {
+  async #openStore(target: Target, answerCheck: (check: StoreCheck) => void): Promise<LocalStore | null> {
     try {
-      const { store, setAside } = await this.#deps.stores.open(target.accountId)
-      if (this.#target !== target) {
-        // Signed out (or in as someone else) while it opened.
-        await store.close()
-        return null
-      }
+      const { store, setAside, checked } = await this.#deps.stores.open(target.accountId)
       target.store = store
-      if (setAside !== null) this.#deps.notice(setAside)
+      // Closed while it opened (signed out, say): what was written meanwhile still lands in it, and
+      // close() then closes it; nothing is told any more.
+      if (setAside !== null && this.#target === target) this.#deps.notice(setAside)
+      void (checked ?? Promise.resolve<StoreCheck>('whole')).then(
+        (check) => {
+          answerCheck(check)
+          this.#checked(target, store, check)
+        },
+        () => answerCheck('whole')
+      )
       return store
     } catch (error) {
+      answerCheck('whole')
+      target.writtenUnchecked = null
       this.#deps.log.error('could not open the local store; messages will not be kept on this device', error)
       if (this.#target === target) this.#deps.notice(OPEN_FAILED_NOTICE)
       return null
     }
+  }
+
+  /**
+   * The store's check answered. A damaged store is replaced in turn with the writes: those queued
+   * before now land in it first, then the new store receives what it was written since it began to
+   * open, and every write after goes to the new one.
+   */
+  #checked(target: Target, damaged: LocalStore, check: StoreCheck): void {
+    const written = target.writtenUnchecked ?? []
+    target.writtenUnchecked = null
+    if (check === 'whole') return
+    const replacing = this.#writes.then(async () => {
+      await this.#answered()
+      if (this.#target !== target || target.store !== damaged) return
+      let replacement: { store: LocalStore; setAside: string }
+      try {
+        replacement = await this.#deps.stores.replaceDamaged(target.accountId, damaged)
+      } catch (error) {
+        this.#deps.log.error('could not replace the damaged local store; messages will not be kept on this device', error)
+        target.store = null
+        target.opened = Promise.resolve(null)
+        this.#deps.notice(OPEN_FAILED_NOTICE)
+        return
+      }
+      if (this.#target !== target) {
+        await replacement.store.close()
+        return
+      }
+      target.store = replacement.store
+      target.opened = Promise.resolve(replacement.store)
+      this.#deps.notice(replacement.setAside)
+      for (const write of written) await write(replacement.store).catch((error: unknown) => this.#writeFailed(target, error))
+      this.#deps.replaced?.()
+    })
+    this.#writes = replacing
   }
 
   /**
@@ -215,7 +283,7 @@ export class StoreKeeper {
       try {
         return { value: await task(store) }
       } catch (error) {
-        this.#writeFailed(error)
+        if (target !== null) this.#writeFailed(target, error)
         return null
       }
     })
@@ -223,25 +291,31 @@ export class StoreKeeper {
     return turn
   }
 
-  #writeFailed(error: unknown): void {
+  #writeFailed(target: Target, error: unknown): void {
     this.#deps.log.error('could not write to the local store', error)
-    if (this.#failureTold) return
-    this.#failureTold = true
-    this.#deps.notice(WRITE_FAILED_NOTICE)
+    // A write may fail on the damage the store's check is about to find: that is told as a store
+    // set aside, not as a disk that is full.
+    void target.checked.then((check) => {
+      if (check === 'damaged' || this.#failureTold) return
+      this.#failureTold = true
+      this.#deps.notice(WRITE_FAILED_NOTICE)
+    })
   }
 
   /** Queues a write into the store of whoever is signed in now, once it is open. */
-  #write(write: (store: LocalStore) => Promise<void>): void {
+  #write(write: Write): void {
     const target = this.#target
     if (target === null) return
+    target.writtenUnchecked?.push(write)
     this.#writes = this.#writes.then(async () => {
       const store = await target.opened
       if (store === null) return
-      try {
-        await write(store)
-      } catch (error) {
-        this.#writeFailed(error)
-      }
+      // Asked in turn, but its answer not waited for here: the store answers in the order it is
+      // asked (its SQL runs in a thread of its own), so whatever is asked of it after finds this
+      // written, and the next write need not wait a round trip behind it.
+      const answered = write(store).catch((error: unknown) => this.#writeFailed(target, error))
+      this.#unanswered.add(answered)
+      void answered.then(() => this.#unanswered.delete(answered))
     })
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, PendingMessage } from '@shared/messages'
-import type { LocalStore } from '../../core/ports'
+import type { LocalStore, OpenedStore } from '../../core/ports'
 import { FileLocalStores, SET_ASIDE_NOTICE, setAsideNotice } from './local-stores'
 import { PLAIN_FILE, type KeySealing } from './store-keys'
 
@@ -37,7 +37,7 @@ let directory: string
 let stores: FileLocalStores
 const opened: LocalStore[] = []
 
-async function open(accountId = '42', sealing: KeySealing = PLAIN_FILE): Promise<{ store: LocalStore; setAside: string | null }> {
+async function open(accountId = '42', sealing: KeySealing = PLAIN_FILE): Promise<OpenedStore> {
   stores = new FileLocalStores({ directory, sealing, log, now: () => 1234 })
   const result = await stores.open(accountId)
   opened.push(result.store)
@@ -159,7 +159,7 @@ describe('a store on disk', () => {
     expect(setAsideNotice('unknown')).toMatch(/if there were any, could not be recovered\.$/)
   })
 
-  it('sets aside a database whose check fails (a byte flipped in a page of messages), keeping its outbox in the new one', async () => {
+  it('opens a database with a byte flipped in a page of messages, then its check finds it; replaced, its outbox goes to the new one', async () => {
     const { store } = await open()
     await store.keepOutbox([pending('a'), pending('b')])
     const many = Array.from({ length: 400 }, (_, index) => message(String(index + 1), `message ${index + 1} ${'words '.repeat(20)}`))
@@ -170,13 +170,53 @@ describe('a store on disk', () => {
     flipByte(bytes, bytes.length - 4096 - 100)
     writeFileSync(join(directory, '42.db'), bytes)
 
-    const { store: fresh, setAside } = await open()
+    // The start does not wait for the whole file to be read: the store opens and serves.
+    const { store: damaged, setAside: toldAtOpening, checked } = await open()
+    expect(toldAtOpening).toBeNull()
+    expect(await damaged.outbox()).toEqual([pending('a'), pending('b')])
+    expect(await checked).toBe('damaged')
+
+    const { store: fresh, setAside } = await stores.replaceDamaged('42', damaged)
+    opened.push(fresh)
     // Every message that waited was read back, so none is named as lost.
     expect(setAside).toBe(SET_ASIDE_NOTICE)
     expect(await fresh.outbox()).toEqual([pending('a'), pending('b')])
     expect(readFileSync(join(directory, '42.unsent'), 'utf8')).toBe('2\n')
     expect(await fresh.newest(GROUP, 10)).toBeNull()
     expect(readdirSync(directory)).toEqual(expect.arrayContaining(['42.db.set-aside-1234', '42.key.set-aside-1234']))
+    // The damaged store is closed: what is asked of it now fails, and says so.
+    await expect(damaged.outbox()).rejects.toThrow(/closed/)
+  })
+
+  it('finds a whole store whole, and checks none it has just made', async () => {
+    const first = await open()
+    expect(first.checked).toBeUndefined()
+    await first.store.keepMessages([message('1')])
+    await first.store.close()
+    expect(await (await open()).checked).toBe('whole')
+  })
+
+  it('names in its notice the unsent messages a damaged store took with it, where even its outbox cannot be read', async () => {
+    const { store } = await open()
+    await store.keepOutbox([pending('a'), pending('b'), pending('c')])
+    await store.close()
+    const { store: damaged } = await open()
+    const unreadable = { ...damaged, outbox: () => Promise.reject(Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' })), close: () => damaged.close() }
+
+    const { store: fresh, setAside } = await stores.replaceDamaged('42', unreadable)
+    opened.push(fresh)
+    expect(setAside).toBe(`${SET_ASIDE_NOTICE} 3 messages you wrote had not been sent and could not be recovered.`)
+    expect(await fresh.outbox()).toEqual([])
+  })
+
+  it('keeps SQLite\'s own error and code across the thread', async () => {
+    const { store } = await open()
+    await store.close()
+    writeFileSync(join(directory, '42.db'), 'this is not a database at all'.repeat(200))
+    const { store: fresh, setAside } = await open()
+    expect(setAside).toBe(SET_ASIDE_NOTICE)
+    expect(log.warn).toHaveBeenCalledWith('could not open the local store of 42; setting it aside', expect.objectContaining({ name: 'SqliteError', code: 'SQLITE_NOTADB' }))
+    await fresh.close()
   })
 
   it('keeps stores in memory only where no key can be protected', async () => {

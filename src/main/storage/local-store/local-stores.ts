@@ -1,27 +1,28 @@
 // Where each account's store lives (`<data dir>/store/<account id>.db`), how it is opened, and what
-// happens to one that cannot be read. The database is encrypted with SQLCipher's scheme under a
+// happens to one that cannot be read. Its SQL runs in a worker thread of its own (store-worker.ts),
+// never on main, where pushes go on their way to the page; its integrity check runs after it
+// opens, on another, so a start never waits for the whole file to be read. The database is encrypted with SQLCipher's scheme under a
 // random 256-bit key given raw (no key derivation: the key is not a password, and deriving one
 // would cost a third of a second at every start), and written with WAL so a process killed at any
 // moment leaves every committed transaction whole. Sync is NORMAL, not FULL: FULL waits for the
 // disk at every commit (measured here: 7.8 ms a commit at the median, 29 ms at p99, on the main
-// thread, where the next push waits behind it), NORMAL at checkpoints only (0.03 ms a commit);
+// thread, where the next push waited behind it), NORMAL at checkpoints only (0.03 ms a commit);
 // what it gives up is the last transactions before a power cut or an OS crash, never a process's.
 // Its pictures are kept beside it (`<account id>.pictures/`, picture-cache.ts), sealed under a key
 // derived from the store's, and go wherever the store goes.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import Sqlite, { type Database } from 'better-sqlite3-multiple-ciphers'
 import type { PendingMessage } from '@shared/messages'
-import type { LocalStore, LocalStores } from '../../core/ports'
+import type { LocalStore, LocalStores, OpenedStore, StoreCheck } from '../../core/ports'
 import type { Log } from '../../log/log'
 import { ensurePrivateDirectory } from '../data-dir'
-import { migrate } from './migrations'
 import { FilePictureCache } from './picture-cache'
-import { SqliteStore } from './sqlite-store'
 import { StoreKeys, type KeySealing } from './store-keys'
+import type { StoreRequests } from './store-requests'
+import { StoreThread } from './store-thread'
+import { ThreadedStore } from './threaded-store'
 import { UnsentCountFile, type UnsentCount } from './unsent-count'
 
-/** What the app shows when a store had to be moved aside, with everything in its outbox kept. */
 /** How much room pictures take until core says what the setting is. */
 const INITIAL_PICTURE_LIMIT_BYTES = 500 * 1024 * 1024
 
@@ -62,39 +63,47 @@ export class FileLocalStores implements LocalStores {
     this.#maxPages = options.maxPages
   }
 
-  async open(accountId: string): Promise<{ store: LocalStore; setAside: string | null }> {
+  async open(accountId: string): Promise<OpenedStore> {
     requireFileSafe(accountId)
     if (!this.#keys.lasting) {
       // With no way to protect a key on this system, nothing is written in a form that outlives it.
       this.#log.warn('this system offers no protection for the local store key: messages are kept in memory only')
-      return { store: openInMemory(), setAside: null }
+      const memory = { file: null, key: '' }
+      return { store: new ThreadedStore(await openThreaded(accountId, memory), memory), setAside: null }
     }
     ensurePrivateDirectory(this.#directory)
     const file = this.#file(accountId)
     const key = this.#keys.read(accountId)
     if (key !== undefined) {
+      let store: ThreadedStore
       try {
-        return { store: await this.#withPictures(accountId, openFile(file, key, this.#maxPages), key), setAside: null }
+        store = await this.#openFile(accountId, key)
       } catch (error) {
         // A full disk, or a file the system will not let us have now, says nothing of the database.
         if (isPassing(error)) throw error
         this.#log.warn(`could not open the local store of ${accountId}; setting it aside`, error)
-        const rescued = readOutboxOf(file, key)
-        const waited = this.#unsentCount(accountId).read()
-        this.#setAside(accountId)
-        const store = await this.#create(accountId)
-        if (rescued.length > 0) await store.keepOutbox(rescued)
-        return { store, setAside: setAsideNotice(waited === 'unknown' ? waited : Math.max(0, waited - rescued.length)) }
+        const rescued = await outboxOf(accountId, file, key)
+        return this.#rebuild(accountId, rescued)
       }
+      return { store, setAside: null, checked: this.#check(accountId, store) }
     }
     if (existsSync(file)) {
       // A database whose key is gone (sealed under another keychain, say) can never be read, nor its outbox.
       this.#log.warn(`the local store of ${accountId} has no key any more; setting it aside`)
-      const waited = this.#unsentCount(accountId).read()
-      this.#setAside(accountId)
-      return { store: await this.#create(accountId), setAside: setAsideNotice(waited) }
+      return this.#rebuild(accountId, null)
     }
     return { store: await this.#create(accountId), setAside: null }
+  }
+
+  async replaceDamaged(accountId: string, damaged: LocalStore): Promise<{ store: LocalStore; setAside: string }> {
+    requireFileSafe(accountId)
+    // What waits unsent is read through the store's own connection, as far as the damage lets it.
+    const rescued = await damaged.outbox().catch((error: unknown) => {
+      this.#log.warn(`could not read the outbox of the damaged local store of ${accountId}`, error)
+      return []
+    })
+    await damaged.close().catch((error: unknown) => this.#log.warn(`could not close the damaged local store of ${accountId}`, error))
+    return this.#rebuild(accountId, rescued)
   }
 
   async has(accountId: string): Promise<boolean> {
@@ -110,7 +119,40 @@ export class FileLocalStores implements LocalStores {
     }
   }
 
-  async #create(accountId: string): Promise<SqliteStore> {
+  /**
+   * Sets the account's store aside and makes a new one, with `rescued` in its outbox (null: none
+   * could be read); the notice says how many of the messages that waited are lost.
+   */
+  async #rebuild(accountId: string, rescued: PendingMessage[] | null): Promise<{ store: LocalStore; setAside: string }> {
+    const waited = this.#unsentCount(accountId).read()
+    this.#setAside(accountId)
+    const store = await this.#create(accountId)
+    if (rescued !== null && rescued.length > 0) await store.keepOutbox(rescued)
+    const lost = rescued === null || waited === 'unknown' ? waited : Math.max(0, waited - rescued.length)
+    return { store, setAside: setAsideNotice(lost) }
+  }
+
+  /**
+   * Runs the store's integrity check once it is open: `damaged` when it found the file so, or could
+   * not read it; `whole` otherwise, a check that could not run (the machine, not the file) included.
+   */
+  async #check(accountId: string, store: ThreadedStore): Promise<StoreCheck> {
+    try {
+      const found = await store.check()
+      if (found === 'ok') return 'whole'
+      this.#log.warn(`the integrity check of the local store of ${accountId} found: ${found}`)
+      return 'damaged'
+    } catch (error) {
+      if (isPassing(error) || !hasCode(error)) {
+        this.#log.warn(`the integrity check of the local store of ${accountId} could not run`, error)
+        return 'whole'
+      }
+      this.#log.warn(`the integrity check of the local store of ${accountId} could not read it`, error)
+      return 'damaged'
+    }
+  }
+
+  async #create(accountId: string): Promise<ThreadedStore> {
     const file = this.#file(accountId)
     for (const path of databaseFiles(file)) rmSync(path, { force: true })
     // Pictures sealed under a key that is gone can never be read again, and a new store's outbox
@@ -118,18 +160,28 @@ export class FileLocalStores implements LocalStores {
     rmSync(this.#picturesDirectory(accountId), { force: true, recursive: true })
     this.#unsentCount(accountId).remove()
     const key = this.#keys.create(accountId)
-    return this.#withPictures(accountId, openFile(file, key, this.#maxPages), key)
+    return this.#openFile(accountId, key)
   }
 
-  async #withPictures(accountId: string, db: Database, key: string): Promise<SqliteStore> {
+  /** Opens the store in a thread of its own, with its pictures beside it. */
+  async #openFile(accountId: string, key: string): Promise<ThreadedStore> {
+    const at = { file: this.#file(accountId), key }
+    const opening = openThreaded(accountId, { ...at, ...(this.#maxPages === undefined ? {} : { maxPages: this.#maxPages }), unsentPath: this.#unsentPath(accountId) })
+    const pictures = FilePictureCache.open({ directory: this.#picturesDirectory(accountId), storeKey: key, limitBytes: INITIAL_PICTURE_LIMIT_BYTES, log: this.#log }).catch(
+      (error: unknown) => {
+        // Pictures are only a cache: without them, messages are still kept.
+        this.#log.warn(`could not open the picture cache of ${accountId}; pictures will not be kept`, error)
+        return undefined
+      }
+    )
+    let thread: StoreThread
     try {
-      const pictures = await FilePictureCache.open({ directory: this.#picturesDirectory(accountId), storeKey: key, limitBytes: INITIAL_PICTURE_LIMIT_BYTES, log: this.#log })
-      return new SqliteStore(db, this.#file(accountId), { pictures, unsent: this.#unsentCount(accountId) })
+      thread = await opening
     } catch (error) {
-      // Pictures are only a cache: without them, messages are still kept.
-      this.#log.warn(`could not open the picture cache of ${accountId}; pictures will not be kept`, error)
-      return new SqliteStore(db, this.#file(accountId), { unsent: this.#unsentCount(accountId) })
+      await (await pictures)?.close()
+      throw error
     }
+    return new ThreadedStore(thread, at, await pictures)
   }
 
   #picturesDirectory(accountId: string): string {
@@ -151,54 +203,37 @@ export class FileLocalStores implements LocalStores {
     return join(this.#directory, `${accountId}.db`)
   }
 
+  #unsentPath(accountId: string): string {
+    return join(this.#directory, `${accountId}.unsent`)
+  }
+
   /** How many messages wait in the account's outbox, beside its store (removed with it, as its name begins the same). */
   #unsentCount(accountId: string): UnsentCountFile {
-    return new UnsentCountFile(join(this.#directory, `${accountId}.unsent`))
+    return new UnsentCountFile(this.#unsentPath(accountId))
   }
 }
 
-/** Opens, keys, checks and migrates the database; throws if any of it fails, closing what it opened. */
-function openFile(file: string, key: string, maxPages: number | undefined): Database {
-  const db = new Sqlite(file)
+/** A thread with the account's store open in it; throws (with SQLite's code) when it will not open, the thread ended. */
+async function openThreaded(accountId: string, at: StoreRequests['open']['req']): Promise<StoreThread> {
+  const thread = new StoreThread(`the local store of ${accountId}`)
   try {
-    keyed(db, key)
-    if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`)
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new Error(`the integrity check found: ${String(check)}`)
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = NORMAL')
-    db.pragma('foreign_keys = ON')
-    migrate(db)
-    return db
+    await thread.request('open', at)
+    return thread
   } catch (error) {
-    db.close()
+    await thread.close().catch(() => undefined)
     throw error
   }
 }
 
-function keyed(db: Database, key: string): void {
-  db.pragma(`cipher = 'sqlcipher'`)
-  db.pragma('legacy = 4')
-  db.pragma(`key = "x'${key}'"`)
-}
-
-function openInMemory(): SqliteStore {
-  const db = new Sqlite(':memory:')
-  migrate(db)
-  return new SqliteStore(db, null)
-}
-
-/** What waited to be sent in a store that will not open whole, if that much of it can still be read. */
-function readOutboxOf(file: string, key: string): PendingMessage[] {
-  let db: Database | undefined
+/** What waited to be sent in a store that will not open whole, if that much of it can still be read: read in a thread, as all its SQL is. */
+async function outboxOf(accountId: string, file: string, key: string): Promise<PendingMessage[]> {
+  const thread = new StoreThread(`what waited unsent in the local store of ${accountId}`)
   try {
-    db = new Sqlite(file, { readonly: true })
-    keyed(db, key)
-    return (db.prepare('SELECT json FROM outbox ORDER BY position').all() as { json: string }[]).map((row) => JSON.parse(row.json) as PendingMessage)
+    return await thread.request('outboxOf', { file, key })
   } catch {
     return []
   } finally {
-    db?.close()
+    await thread.close().catch(() => undefined)
   }
 }
 
@@ -209,6 +244,11 @@ function readOutboxOf(file: string, key: string): PendingMessage[] {
 function isPassing(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|BUSY|LOCKED|READONLY|PERM|NOMEM)/.test(code)
+}
+
+/** SQLite said why (every failure of the file has a code); a thread that stopped or failed to start did not. */
+function hasCode(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === 'string'
 }
 
 function databaseFiles(file: string): string[] {

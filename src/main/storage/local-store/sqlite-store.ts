@@ -167,8 +167,12 @@ export class SqliteStore implements LocalStore {
   async close(): Promise<void> {
     await this.pictures.close()
     if (!this.#db.open) return
-    this.#db.pragma('optimize')
-    this.#db.close()
+    try {
+      this.#db.pragma('optimize')
+    } finally {
+      // Optimizing is a hint; a file too damaged to take it is closed all the same.
+      this.#db.close()
+    }
   }
 
   #keep(message: Message): void {
