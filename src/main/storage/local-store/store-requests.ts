@@ -19,6 +19,7 @@ const sqlMethods = {
   person: true,
   newest: true,
   before: true,
+  after: true,
   syncPoints: true,
   outbox: true,
   keepOutbox: true,

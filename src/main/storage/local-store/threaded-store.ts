@@ -75,6 +75,10 @@ export class ThreadedStore implements LocalStore {
     return this.#call('before', conversationId, beforeId, limit)
   }
 
+  after(conversationId: ConversationId, afterId: string, limit: number): Promise<Message[] | null> {
+    return this.#call('after', conversationId, afterId, limit)
+  }
+
   syncPoints(): Promise<Map<ConversationId, string>> {
     return this.#call('syncPoints')
   }
