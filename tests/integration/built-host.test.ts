@@ -2,7 +2,7 @@
 // `npm run build`, started with plain Node by scripts/web.mjs's runBuiltHost, against a real local
 // service; with no --renderer-dir, so it finds the renderer built beside it.
 import { execFile, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -68,8 +68,11 @@ describe("browser mode's built host (out/browser/cli.js)", () => {
     expect(map.sources.some((source) => source.endsWith('src/main/browser/cli.ts'))).toBe(true)
   })
 
-  it('carries its dependencies within, all but the native SQLite: a start reads one file, not a tree of packages', () => {
-    const imported = new Set([...readFileSync(builtHost, 'utf8').matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]))
+  it('carries its dependencies within, all but the native SQLite: a start reads a few files, not a tree of packages', () => {
+    const built = readdirSync(dirname(builtHost), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))
+    const imported = new Set(
+      built.flatMap((name) => [...readFileSync(join(dirname(builtHost), name), 'utf8').matchAll(/^import\b[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]))
+    )
     const packages = [...imported].filter((name) => name !== undefined && !name.startsWith('node:') && !name.startsWith('.'))
     expect(packages).toEqual(['better-sqlite3-multiple-ciphers'])
   })
