@@ -387,6 +387,21 @@ export interface LocalStore {
    * disk; what waits in the outbox stays, since it exists nowhere else.
    */
   clearHistory(): Promise<void>
+  /**
+   * The conversation's kept messages that carry a picture, newest first: up to `limit` older than
+   * `beforeId` (null: from the newest), whatever stretch each is in; deleted ones left out.
+   */
+  pictureMessages(conversationId: ConversationId, beforeId: string | null, limit: number): Promise<Message[]>
+  /**
+   * The stretch kept from `context` messages older than `messageId` up to just older than `beforeId`
+   * (null: through the newest of the stretch), oldest first, and what lies beyond its oldest; null
+   * when no one stretch holds both.
+   */
+  stretchFrom(conversationId: ConversationId, messageId: string, beforeId: string | null, context: number): Promise<StoredHistory | null>
+  /** Up to `limit` of the conversation's kept messages newer than `afterId` (null: from the oldest), oldest first, whatever stretch each is in. */
+  messagesFrom(conversationId: ConversationId, afterId: string | null, limit: number): Promise<Message[]>
+  /** The conversation's polls as last kept. */
+  pollsOf(conversationId: ConversationId): Promise<Poll[]>
   /** The pictures of the account's messages kept beside the store, under its key. */
   readonly pictures: PictureCache
   close(): Promise<void>

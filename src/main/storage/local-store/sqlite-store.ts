@@ -29,6 +29,7 @@ export class SqliteStore implements LocalStore {
   readonly #db: Database
   readonly #file: string | null
   readonly #sql: ReturnType<typeof prepare>
+  readonly #views: ReturnType<typeof prepareViews>
   readonly pictures: PictureCache
   readonly #unsent: UnsentCountFile | null
 
@@ -41,6 +42,7 @@ export class SqliteStore implements LocalStore {
     this.#db = db
     this.#file = file
     this.#sql = prepare(db)
+    this.#views = prepareViews(db)
     this.pictures = beside.pictures ?? NO_PICTURES
     this.#unsent = beside.unsent ?? null
   }
@@ -164,6 +166,34 @@ export class SqliteStore implements LocalStore {
     this.#db.pragma('wal_checkpoint(TRUNCATE)')
   }
 
+  async pictureMessages(conversationId: ConversationId, beforeId: string | null, limit: number): Promise<Message[]> {
+    const before = beforeId === null ? LAST_KEY : sortKeyOf(beforeId)
+    const rows = this.#views.pictureMessages.all(conversationId, before, limit) as { json: string }[]
+    return rows.map((row) => JSON.parse(row.json) as Message)
+  }
+
+  async stretchFrom(conversationId: ConversationId, messageId: string, beforeId: string | null, context: number): Promise<StoredHistory | null> {
+    const key = sortKeyOf(messageId)
+    const upper = beforeId === null ? null : sortKeyOf(beforeId)
+    if (upper !== null && upper <= key) return null
+    if (this.#sql.message.get(conversationId, key) === undefined) return null
+    const run = this.#sql.overlappingRuns.get(conversationId, key, upper ?? key) as Run | undefined
+    if (run === undefined) return null
+    const older = this.#within(conversationId, run, key, context)
+    const rows = this.#views.messagesBetween.all(conversationId, key, upper ?? run.last_key + 1n) as { json: string }[]
+    return { messages: [...older.messages, ...rows.map((row) => JSON.parse(row.json) as Message)], older: older.older }
+  }
+
+  async messagesFrom(conversationId: ConversationId, afterId: string | null, limit: number): Promise<Message[]> {
+    const after = afterId === null ? -1n : sortKeyOf(afterId)
+    const rows = this.#views.messagesFrom.all(conversationId, after, limit) as { json: string }[]
+    return rows.map((row) => JSON.parse(row.json) as Message)
+  }
+
+  async pollsOf(conversationId: ConversationId): Promise<Poll[]> {
+    return this.#views.pollsOf.all(conversationId).map((row) => JSON.parse((row as { json: string }).json) as Poll)
+  }
+
   async close(): Promise<void> {
     await this.pictures.close()
     if (!this.#db.open) return
@@ -258,6 +288,25 @@ function prepare(db: Database) {
     ),
     messageCount: db.prepare('SELECT COUNT(*) AS count FROM messages WHERE conversation_id = ?'),
     counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations')
+  }
+}
+
+/** The largest sort key there can be: older than it is everything. */
+const LAST_KEY = 2n ** 63n - 1n
+
+/** Reads of whole histories: a conversation's pictures, a stretch to open at, everything for an export. */
+function prepareViews(db: Database) {
+  return {
+    // Without an index of pictures: the conversation's rows are read newest first, and a page of
+    // pictures stops the scan as soon as it is full. The service's JSON escapes quotes within text,
+    // so the pattern matches an attachment's type only.
+    pictureMessages: db.prepare(
+      `SELECT json FROM messages WHERE conversation_id = ? AND sort_key < ? AND deleted = 0 AND json LIKE '%"type":"image"%'
+       ORDER BY sort_key DESC LIMIT ?`
+    ),
+    messagesBetween: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key'),
+    messagesFrom: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key > ? ORDER BY sort_key LIMIT ?'),
+    pollsOf: db.prepare('SELECT json FROM polls WHERE conversation_id = ?')
   }
 }
 
