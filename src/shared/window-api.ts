@@ -25,6 +25,7 @@ import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute
 import type { BlockedUser, ChatStanding, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
 import type { HistoryDownload, StorageState } from './storage'
+import type { OpenAtRequest, PicturePage } from './conversation-files'
 
 type Empty = Record<string, never>
 
@@ -44,6 +45,14 @@ export interface InvokeContract {
   'conversations:open': { req: { conversationId: ConversationId }; res: OpenedConversation }
   'conversations:close': { req: { conversationId: ConversationId }; res: null }
   'messages:loadOlder': { req: { conversationId: ConversationId; beforeId: string }; res: MessagePage }
+  /**
+   * The history kept on this device from a little before `messageId` up to just before `beforeId`,
+   * in one piece, for the page to join to what it shows and bring the message into view;
+   * `found: false` (and no messages) when this device keeps no unbroken stretch from one to the other.
+   */
+  'conversations:openAt': { req: OpenAtRequest; res: MessagePage & { found: boolean } }
+  /** The pictures of the conversation's messages kept on this device, newest first, a page at a time. */
+  'conversations:pictures': { req: { conversationId: ConversationId; beforeId: string | null }; res: PicturePage }
   'messages:send': {
     req: { conversationId: ConversationId; text: string; clientId: string; attachments?: ImageAttachment[] | undefined }
     res: PendingMessage
@@ -323,6 +332,8 @@ const invokeChannels = {
   'conversations:open': true,
   'conversations:close': true,
   'messages:loadOlder': true,
+  'conversations:openAt': true,
+  'conversations:pictures': true,
   'messages:send': true,
   'uploads:start': true,
   'uploads:cancel': true,

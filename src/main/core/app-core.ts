@@ -24,6 +24,7 @@ import { desktopHandlers } from './desktop-handlers'
 import { errorCodeOf } from './failures'
 import type { FeatureContext } from './feature-context'
 import { GoneGroups, watchingForGoneGroups } from './gone-groups'
+import { KeptHistory } from './kept-history'
 import { KeptPageCheck } from './kept-page-check'
 import { keepingReads } from './kept-reads'
 import { groupHandlers } from './groups'
@@ -498,7 +499,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
 
   const handlers: InvokeHandlers = {
     ...sessionHandlers(features, session, () => ({ push: pushStatus, offline: reachability.offline }), () => outbox.size),
-    ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, signedIn: () => session.me !== null }),
+    ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, kept: new KeptHistory(localStore), signedIn: () => session.me !== null }),
     ...messageHandlers(features, {
       timelines,
       outbox,

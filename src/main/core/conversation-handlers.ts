@@ -11,6 +11,7 @@ import type { OpenConversation } from './open-conversation'
 import type { CatchUp } from './catch-up'
 import type { Outbox } from './outbox'
 import type { Timelines } from './timelines'
+import type { KeptHistory } from './kept-history'
 
 type ConversationChannel = Extract<keyof InvokeHandlers, `conversations:${string}`>
 export type ConversationHandlers = Pick<InvokeHandlers, ConversationChannel>
@@ -21,6 +22,7 @@ export interface ConversationParts {
   catchUp: Pick<CatchUp, 'conversation'>
   notifications: Pick<Notifications, 'seen'>
   outbox: Pick<Outbox, 'pendingIn'>
+  kept: Pick<KeptHistory, 'pictures' | 'openAt'>
   /** Someone is signed in. */
   signedIn(): boolean
 }
@@ -60,6 +62,14 @@ export function conversationHandlers(context: FeatureContext, parts: Conversatio
     'conversations:close': async ({ conversationId }) => {
       parts.opened.close(conversationId)
       return null
+    },
+    'conversations:openAt': async (request) => {
+      context.conversation(request.conversationId)
+      return parts.kept.openAt(request)
+    },
+    'conversations:pictures': async ({ conversationId, beforeId }) => {
+      context.conversation(conversationId)
+      return parts.kept.pictures(conversationId, beforeId)
     },
     'conversations:mute': ({ conversationId, duration }) => mute(conversationId, duration),
     'conversations:unmute': ({ conversationId }) => mute(conversationId, null)

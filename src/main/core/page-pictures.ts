@@ -29,6 +29,7 @@ import {
   type InvokeResponse
 } from '@shared/window-api'
 import type { Account } from '@shared/account'
+import type { ConversationPicture } from '@shared/conversation-files'
 import type { Profile } from '@shared/people'
 import { isAllowedPicture } from '@shared/picture-origins'
 import { isWebUrl } from '@shared/web-url'
@@ -115,6 +116,14 @@ class Pictures {
     })
   }
 
+  /** A conversation's pictures the page may load, each from this device when kept here; the others are left out. */
+  pictures(pictures: ConversationPicture[]): ConversationPicture[] {
+    return pictures.flatMap((picture) => {
+      if (!isAllowedPicture(picture.url, this.#inForce)) return []
+      return [{ ...picture, url: this.#kept(picture.url) ?? picture.url }]
+    })
+  }
+
   message(message: Message): Message {
     return { ...message, senderAvatarUrl: this.url(message.senderAvatarUrl), attachments: this.attachments(message.attachments) }
   }
@@ -194,6 +203,8 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'conversations:mute': (conversation, pictures) => pictures.conversation(conversation),
   'conversations:unmute': (conversation, pictures) => pictures.conversation(conversation),
   'messages:loadOlder': (page, pictures) => pictures.page(page),
+  'conversations:openAt': (page, pictures) => pictures.page(page),
+  'conversations:pictures': (page, pictures) => ({ ...page, pictures: pictures.pictures(page.pictures) }),
   'messages:send': asIs,
   'messages:retry': asIs,
   'messages:discard': asIs,

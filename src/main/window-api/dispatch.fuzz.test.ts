@@ -67,6 +67,8 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'session:signOut': {},
   'conversations:list': {},
   'conversations:open': { conversationId: CONVERSATION },
+  'conversations:openAt': { conversationId: CONVERSATION, messageId: '42', beforeId: '57' },
+  'conversations:pictures': { conversationId: CONVERSATION, beforeId: '57' },
   'conversations:close': { conversationId: CONVERSATION },
   'messages:loadOlder': { conversationId: CONVERSATION, beforeId: '1001' },
   'messages:send': {

@@ -98,6 +98,8 @@ export const requestSchemas = {
   'conversations:open': z.strictObject({ conversationId }),
   'conversations:close': z.strictObject({ conversationId }),
   'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
+  'conversations:openAt': z.strictObject({ conversationId, messageId, beforeId: messageId.nullable() }),
+  'conversations:pictures': z.strictObject({ conversationId, beforeId: messageId.nullable() }),
   'messages:send': z.strictObject({
     conversationId,
     text: z.string().max(MAX_MESSAGE_LENGTH),

@@ -4,6 +4,7 @@ import { type ConversationId, compareIds } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { ImageAttachment, Message, PendingMessage } from '@shared/messages'
 import type { MuteDuration } from '@shared/attention'
+import type { InvokeResponse } from '@shared/window-api'
 import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../main-process'
 import { mergeMessages, withArrival } from '../merge-messages'
@@ -204,6 +205,32 @@ export class ConversationViewModel {
       if (this.olderError !== null) return false
     }
     if (this.conversationId !== id) return false
+    this.focusRequest = { messageId }
+    return true
+  }
+
+  /**
+   * Brings one of the open conversation's messages into view, highlighted and focused, however far
+   * back it is: in one step from this device's store when it keeps the whole stretch from a little
+   * before the message up to what is shown, else page by page as `jumpTo` does. What is shown stays
+   * joined to the newest messages, so `Jump to latest` and new arrivals work as ever.
+   * Resolves false when the message could not be reached.
+   */
+  async openAt(messageId: string): Promise<boolean> {
+    const id = this.conversationId
+    if (id === null || this.status !== 'ready') return false
+    if (this.#olderLoad !== null) await this.#olderLoad
+    if (this.conversationId !== id) return false
+    if (!this.messages.some((message) => message.id === messageId)) {
+      const beforeId = this.messages[0]?.id ?? null
+      // Not kept here, or main could not read it: page by page from the service instead.
+      const stretch: InvokeResponse<'conversations:openAt'> | null = await call('conversations:openAt', { conversationId: id, messageId, beforeId }).catch(() => null)
+      if (this.conversationId !== id) return false
+      // Joined only if nothing older came in meanwhile: the stretch reaches up to what was shown then.
+      if (stretch === null || !stretch.found || this.messages[0]?.id !== (beforeId ?? undefined)) return this.jumpTo(messageId)
+      this.messages = this.#withEarlyUpdates(prependOlder(stretch.messages, this.messages))
+      this.hasOlder = stretch.hasOlder
+    }
     this.focusRequest = { messageId }
     return true
   }
