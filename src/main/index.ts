@@ -19,6 +19,7 @@ import { closeToTray } from './desktop/close-to-tray'
 import { remoteDebuggingSwitch } from './desktop/debugging-switches'
 import { registerIpcTransport } from './desktop/ipc-transport'
 import { LoginItem, offersStartAtLogin } from './desktop/login-item'
+import { saveDialogExportFiles } from './desktop/export-files'
 import { ElectronNotifier } from './desktop/notifier'
 import { decodePng } from './desktop/png'
 import { declarePictureScheme, handlePictures } from './desktop/picture-protocol'
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
     preferences,
     stores: new FileLocalStores({ directory: join(app.getPath('userData'), 'store'), sealing: keychainSealing(safeStorage), log }),
     keptPictureAddress: schemePictureAddress,
+    exportFiles: saveDialogExportFiles(() => window),
     notifier: new ElectronNotifier(log),
     window: appWindow,
     idle: systemIdle,

@@ -25,7 +25,7 @@ import type { Account, ProfileChanges, SaveProfileResult, SignedInApp, TextRoute
 import type { BlockedUser, ChatStanding, Contact, ContactCard, ContactImportProgress, ContactImportResult, Person, Profile } from './people'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
 import type { HistoryDownload, StorageState } from './storage'
-import type { OpenAtRequest, PicturePage } from './conversation-files'
+import type { ExportChunk, ExportFormat, ExportProgress, ExportResult, OpenAtRequest, PicturePage } from './conversation-files'
 
 type Empty = Record<string, never>
 
@@ -53,6 +53,13 @@ export interface InvokeContract {
   'conversations:openAt': { req: OpenAtRequest; res: MessagePage & { found: boolean } }
   /** The pictures of the conversation's messages kept on this device, newest first, a page at a time. */
   'conversations:pictures': { req: { conversationId: ConversationId; beforeId: string | null }; res: PicturePage }
+  /**
+   * Exports the conversation's whole history to one file, first fetching what this device does not
+   * keep yet. Progress comes as `exports:progress`; in browser mode the file itself as `exports:chunk`.
+   */
+  'exports:start': { req: { exportId: string; conversationId: ConversationId; format: ExportFormat }; res: ExportResult }
+  /** Stops an export: its `exports:start` then answers cancelled. Nothing happens when it has ended. */
+  'exports:cancel': { req: { exportId: string }; res: null }
   'messages:send': {
     req: { conversationId: ConversationId; text: string; clientId: string; attachments?: ImageAttachment[] | undefined }
     res: PendingMessage
@@ -282,6 +289,9 @@ export interface EventContract {
   'storage:notice': { text: string }
   /** The download of older history moved on, paused, waited or finished. */
   'storage:progress': HistoryDownload
+  'exports:progress': ExportProgress
+  /** The next piece of an export's file, in order, for the page to save (browser mode). */
+  'exports:chunk': ExportChunk
 }
 
 export type InvokeChannel = keyof InvokeContract
@@ -334,6 +344,8 @@ const invokeChannels = {
   'messages:loadOlder': true,
   'conversations:openAt': true,
   'conversations:pictures': true,
+  'exports:start': true,
+  'exports:cancel': true,
   'messages:send': true,
   'uploads:start': true,
   'uploads:cancel': true,
@@ -427,7 +439,9 @@ const eventNames = {
   'contacts:importProgress': true,
   'people:standingChanged': true,
   'storage:notice': true,
-  'storage:progress': true
+  'storage:progress': true,
+  'exports:progress': true,
+  'exports:chunk': true
 } satisfies Record<EventName, true>
 
 export const INVOKE_CHANNELS = Object.keys(invokeChannels) as InvokeChannel[]

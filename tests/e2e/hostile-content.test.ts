@@ -6,6 +6,10 @@
 // before the app's own scripts run, so anything that executes is caught, and so is anything the
 // Content-Security-Policy had to stop. The layout must hold, names must not reorder the text after
 // them, and links may leave the app only through the external-link path, for http(s) only.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import faye, { type Message } from 'faye'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -625,6 +629,35 @@ describe('hostile content shown to Ada', () => {
     }).toBe(1)
     expect(await status.textContent()).toBe(`${EVE.name} is typing…`)
     expect(readsLeftToRight(await letterPositions(ada, '[role="status"]', `${EVE.name} is typing`, 'is typing'))).toBe(true)
+    await expectNothingRan()
+  })
+
+  it('exports the markup group to an HTML file without a script, which shows every message as text and runs nothing when opened', async () => {
+    await hostileGroup(ada, GROUPS.markup.name).click()
+    await ada.getByRole('heading', { name: GROUPS.markup.name, level: 2 }).waitFor()
+    await ada.getByRole('button', { name: 'Conversation options' }).click()
+    await ada.getByRole('menuitem', { name: 'Export conversation…' }).click()
+    const exporting = dialog(ada, 'Export conversation')
+    const download = ada.waitForEvent('download')
+    await exporting.getByRole('button', { name: 'Export' }).click()
+    const path = await (await download).path()
+    await ada.keyboard.press('Escape')
+    const html = await readFile(path, 'utf8')
+    expect(html.toLowerCase()).not.toContain('<script')
+
+    // Opened as a file in a page of the same traps: nothing runs, loads or is injected, and every message reads as it was written.
+    const file = join(await mkdtemp(join(tmpdir(), 'parley-export-')), 'export.html')
+    await writeFile(file, html)
+    const opened = await ada.context().newPage()
+    try {
+      await opened.goto(pathToFileURL(file).href)
+      for (const message of MESSAGES) expect(await opened.locator('li').filter({ hasText: message.tag }).first().textContent()).toContain(message.text)
+      expect(await caught(opened)).toEqual({ pwned: [], violations: [] })
+      expect(await injectedMarkup(opened)).toEqual([])
+    } finally {
+      await opened.close()
+      await rm(dirname(file), { recursive: true, force: true })
+    }
     await expectNothingRan()
   })
 })

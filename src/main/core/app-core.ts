@@ -22,6 +22,7 @@ import { conversationHandlers } from './conversation-handlers'
 import { Conversations } from './conversations'
 import { desktopHandlers } from './desktop-handlers'
 import { errorCodeOf } from './failures'
+import { Exporter, exportHandlers } from './exports'
 import type { FeatureContext } from './feature-context'
 import { GoneGroups, watchingForGoneGroups } from './gone-groups'
 import { KeptHistory } from './kept-history'
@@ -41,7 +42,7 @@ import { peopleHandlers } from './people'
 import { pollHandlers } from './poll-handlers'
 import { Polls } from './polls'
 import { Reachability, watchingReach } from './reachability'
-import type { AppWindow, EventSink, IdleSource, KeptPicture, LocalStore, LocalStores, Notifier, PictureUsage, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
+import type { AppWindow, EventSink, ExportFiles, IdleSource, KeptPicture, LocalStore, LocalStores, Notifier, PictureUsage, Preferences, ServiceConnection, ServiceGateway, StatusDisplay, TokenVault } from './ports'
 import type { Log } from '../log/log'
 import { Session } from './session'
 import { readSettings } from './settings'
@@ -71,6 +72,8 @@ export interface AppCoreDependencies {
    * absent: the page loads every picture from its own address.
    */
   keptPictureAddress?: (url: string) => string
+  /** Where an export's file is saved (Electron asks the person); absent: it goes to the page, which saves it. */
+  exportFiles?: ExportFiles
   notifier: Notifier
   window: AppWindow
   idle: IdleSource
@@ -519,6 +522,21 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       followIssuer: (issuer) => session.followIssuer(issuer),
       followAgain
     }),
+    ...exportHandlers(
+      new Exporter({
+        service: gateway,
+        flow,
+        store: localStore,
+        settled: () => keeper?.settled() ?? Promise.resolve(),
+        conversation: requireConversation,
+        picture: async (url) => (pictures === null ? null : pictures.serve(url)),
+        progress: (progress) => events.emit('exports:progress', progress),
+        chunk: (exportId, text) => events.emit('exports:chunk', { exportId, text }),
+        ...(deps.exportFiles === undefined ? {} : { files: deps.exportFiles }),
+        now,
+        ...timers
+      })
+    ),
     ...storageHandlers({ backfill, store: localStore, settings: () => attention.settings, updateSettings: (changes) => attention.updateSettings(changes), log })
   }
 

@@ -205,6 +205,9 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'messages:loadOlder': (page, pictures) => pictures.page(page),
   'conversations:openAt': (page, pictures) => pictures.page(page),
   'conversations:pictures': (page, pictures) => ({ ...page, pictures: pictures.pictures(page.pictures) }),
+  // The file an export makes embeds its pictures itself: it carries none to the page to load.
+  'exports:start': asIs,
+  'exports:cancel': asIs,
   'messages:send': asIs,
   'messages:retry': asIs,
   'messages:discard': asIs,
@@ -300,5 +303,8 @@ const EVENTS: { [E in EventName]: Filter<EventContract[E]> } = {
   'contacts:importProgress': asIs,
   'people:standingChanged': asIs,
   'storage:notice': asIs,
-  'storage:progress': asIs
+  'storage:progress': asIs,
+  'exports:progress': asIs,
+  // A file for the person to save, never drawn by the page: its pictures are embedded in it.
+  'exports:chunk': asIs
 }

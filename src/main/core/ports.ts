@@ -492,6 +492,22 @@ export interface OpenedStore {
   checked?: Promise<StoreCheck>
 }
 
+/** Where an export's file is saved: Electron asks the person (desktop/export-files.ts). */
+export interface ExportFiles {
+  /** A file to write the export into, named after `suggestedName` if the person likes; null when they chose not to save one. */
+  create(suggestedName: string): Promise<ExportFile | null>
+}
+
+export interface ExportFile {
+  /** What the person knows it by (its name, not where it is). */
+  readonly name: string
+  write(text: string): Promise<void>
+  /** Everything is written: the file is complete. */
+  close(): Promise<void>
+  /** Cancelled or failed: what was written goes, so no half file is left to be mistaken for a whole one. */
+  discard(): Promise<void>
+}
+
 /** The stores of every account on this device. */
 export interface LocalStores {
   /**

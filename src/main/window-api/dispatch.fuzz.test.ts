@@ -69,6 +69,8 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'conversations:open': { conversationId: CONVERSATION },
   'conversations:openAt': { conversationId: CONVERSATION, messageId: '42', beforeId: '57' },
   'conversations:pictures': { conversationId: CONVERSATION, beforeId: '57' },
+  'exports:start': { exportId: CLIENT_ID, conversationId: CONVERSATION, format: 'html' },
+  'exports:cancel': { exportId: CLIENT_ID },
   'conversations:close': { conversationId: CONVERSATION },
   'messages:loadOlder': { conversationId: CONVERSATION, beforeId: '1001' },
   'messages:send': {

@@ -22,6 +22,7 @@ import { couldBeVerificationCode, SMS_CODE } from '@shared/verification-code'
 import { settingsSchema } from '../core/settings'
 import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '@shared/poll-rules'
 import { MAX_SERVICE_SETTING_LENGTH } from '@shared/service-settings'
+import { EXPORT_FORMATS } from '@shared/conversation-files'
 
 const empty = z.strictObject({})
 const conversationId = z.string().min(1).max(64)
@@ -100,6 +101,8 @@ export const requestSchemas = {
   'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
   'conversations:openAt': z.strictObject({ conversationId, messageId, beforeId: messageId.nullable() }),
   'conversations:pictures': z.strictObject({ conversationId, beforeId: messageId.nullable() }),
+  'exports:start': z.strictObject({ exportId: clientId, conversationId, format: z.enum(EXPORT_FORMATS) }),
+  'exports:cancel': z.strictObject({ exportId: clientId }),
   'messages:send': z.strictObject({
     conversationId,
     text: z.string().max(MAX_MESSAGE_LENGTH),

@@ -1,0 +1,99 @@
+// Exporting a conversation end to end in Chromium against the real service: Grace sent a picture
+// and 160 messages after it in a group, more than one page of history, most of it never on Ada's
+// screen. Ada exports the group through Conversation options ▸ Export conversation…: the HTML file
+// has every message, the picture embedded and no script; the JSON file parses with every message.
+// The dialog is driven from the keyboard throughout.
+import { randomUUID } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
+import { encodePng } from '../../src/main/desktop/png'
+import { ServiceRest } from '../support/service-rest'
+import { seedHistory, seededText } from './long-history'
+import { conversation, EndToEnd } from './support'
+
+const GROUP = 'Launch Team'
+const AFTER = 160
+const PICTURE_TEXT = 'The old sunset picture'
+
+let world: EndToEnd
+let ada: Page
+
+function sunsetPng(): Buffer {
+  const bitmap = blankBitmap(30, 20)
+  for (let x = 0; x < 30; x += 1) for (let y = 0; y < 20; y += 1) setPixel(bitmap, x, y, [250, 120 + y * 4, 40, 255])
+  return encodePng(bitmap)
+}
+
+beforeAll(async () => {
+  world = await EndToEnd.start()
+  const rest = new ServiceRest(world.origin, { appId: 'e2e-check' })
+  const token = await rest.restToken(world.account('Grace'), 'export-grace')
+  const response = await fetch(`${world.origin}/image/pictures`, { method: 'POST', headers: { 'content-type': 'image/png', 'x-access-token': token }, body: sunsetPng() })
+  const pictureUrl = ((await response.json()) as { payload: { url: string } }).payload.url
+  const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
+  const group = groups.response.find((candidate) => candidate.name === GROUP)
+  await rest.post(`/v3/groups/${group?.id}/messages`, { message: { source_guid: randomUUID(), text: PICTURE_TEXT, attachments: [{ type: 'image', url: pictureUrl }] } }, { token })
+  await seedHistory(world, GROUP, AFTER, 'Grace')
+  ada = (await world.openApp('ada')).page
+  await world.signIn(ada, world.account('Ada'))
+  await conversation(ada, GROUP).click()
+  await ada.getByText(seededText(AFTER - 1), { exact: true }).waitFor({ timeout: 30_000 })
+}, 120_000)
+
+afterAll(async () => {
+  await world?.close()
+})
+
+const exportDialog = (page: Page) => page.getByRole('dialog', { name: 'Export conversation' })
+
+/** Exports the open conversation from the keyboard; the file's text. */
+async function exportAs(page: Page, format: 'HTML' | 'JSON'): Promise<string> {
+  await page.getByRole('button', { name: 'Conversation options' }).focus()
+  await page.keyboard.press('Enter')
+  await page.getByRole('menuitem', { name: 'Export conversation…' }).waitFor()
+  await page.keyboard.press('End')
+  await page.keyboard.press('Enter')
+  const dialog = exportDialog(page)
+  await dialog.waitFor()
+  // Focus starts on the chosen format; the arrows choose the other.
+  expect(await dialog.getByRole('radio', { name: 'HTML' }).evaluate((radio) => radio.matches(':focus'))).toBe(true)
+  if (format === 'JSON') await page.keyboard.press('ArrowDown')
+  expect(await dialog.getByRole('radio', { name: format }).isChecked()).toBe(true)
+  const download = page.waitForEvent('download', { timeout: 60_000 })
+  await dialog.getByRole('button', { name: 'Export' }).focus()
+  await page.keyboard.press('Enter')
+  const path = await (await download).path()
+  await dialog.getByRole('status').filter({ hasText: /^Saved/ }).waitFor()
+  await page.keyboard.press('Escape')
+  await expect.poll(() => dialog.count()).toBe(0)
+  expect(await page.getByRole('button', { name: 'Conversation options' }).evaluate((button) => button.matches(':focus'))).toBe(true)
+  return readFile(path, 'utf8')
+}
+
+describe('exporting a conversation', () => {
+  it('saves the whole history as one HTML file: every message in order, the picture embedded, no script', async () => {
+    const html = await exportAs(ada, 'HTML')
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    let at = html.indexOf(PICTURE_TEXT)
+    expect(at).toBeGreaterThan(0)
+    for (let index = 0; index < AFTER; index += 1) {
+      const next = html.indexOf(`>${seededText(index)}</p>`)
+      expect(next, seededText(index)).toBeGreaterThan(at)
+      at = next
+    }
+    expect(html).toMatch(/<img alt="Picture from Grace[^"]*" src="data:image\/png;base64,/)
+    expect(html.toLowerCase()).not.toContain('<script')
+    expect(html).toContain('prefers-color-scheme: dark')
+  })
+
+  it('saves it as JSON that parses, every message in it as the app keeps it', async () => {
+    const json = JSON.parse(await exportAs(ada, 'JSON')) as { conversation: { name: string }; messages: { text: string; attachments: { type: string }[] }[] }
+    expect(json.conversation.name).toBe(GROUP)
+    const texts = json.messages.map((message) => message.text)
+    for (let index = 0; index < AFTER; index += 1) expect(texts).toContain(seededText(index))
+    expect(json.messages.find((message) => message.text === PICTURE_TEXT)?.attachments[0]?.type).toBe('image')
+    expect(world.pageErrors).toEqual([])
+  })
+})
