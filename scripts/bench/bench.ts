@@ -18,6 +18,7 @@ import { CHROMIUM_ARGS } from '../../tests/e2e/support'
 import { FIGURES, rounded, type FigureKey, type Figures, type PartResult } from './figures'
 import { measureColdStart, signInAdaOnce } from './cold-start'
 import { measureLongHistory } from './history'
+import { measureExport } from './export'
 import { measureLatency } from './latency'
 import { measureLocalStore } from './local-store'
 import { measureMemory } from './memory'
@@ -27,7 +28,7 @@ import { ServiceClient } from './service-client'
 import type { Run } from './session'
 
 
-const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory', 'local-store'] as const
+const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory', 'local-store', 'export'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -48,6 +49,7 @@ const settings = {
   conversations: numberFrom('BENCH_CONVERSATIONS', 100),
   messagesPerConversation: numberFrom('BENCH_MESSAGES_PER_CONVERSATION', 1000),
   longMessages: numberFrom('BENCH_LONG_MESSAGES', 10_000),
+  exportMessages: numberFrom('BENCH_EXPORT_MESSAGES', 100_000),
   seedConcurrency: numberFrom('BENCH_SEED_CONCURRENCY', 64),
   coldStarts: numberFrom('BENCH_COLD_STARTS', 5),
   step: numberFrom('BENCH_STEP', 600),
@@ -138,6 +140,10 @@ async function main(): Promise<void> {
     if (has('local-store')) {
       console.log()
       add(await measureLocalStore(run, { conversations: settings.conversations, messages: settings.longMessages, starts: settings.coldStarts, latency: settings }))
+    }
+    if (has('export')) {
+      console.log()
+      add(await measureExport({ messages: settings.exportMessages }))
     }
   } finally {
     await browser.close()
