@@ -298,10 +298,10 @@ const LAST_KEY = 2n ** 63n - 1n
 function prepareViews(db: Database) {
   return {
     // Without an index of pictures: the conversation's rows are read newest first, and a page of
-    // pictures stops the scan as soon as it is full. The service's JSON escapes quotes within text,
-    // so the pattern matches an attachment's type only.
+    // pictures stops the scan as soon as it is full. JSON escapes the quotes within a text,
+    // so the string matches an attachment's type only.
     pictureMessages: db.prepare(
-      `SELECT json FROM messages WHERE conversation_id = ? AND sort_key < ? AND deleted = 0 AND json LIKE '%"type":"image"%'
+      `SELECT json FROM messages WHERE conversation_id = ? AND sort_key < ? AND deleted = 0 AND instr(json, '"type":"image"') > 0
        ORDER BY sort_key DESC LIMIT ?`
     ),
     messagesBetween: db.prepare('SELECT json FROM messages WHERE conversation_id = ? AND sort_key >= ? AND sort_key < ? ORDER BY sort_key'),
