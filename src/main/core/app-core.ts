@@ -241,6 +241,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.release()
       outboxKeeper.signedOut()
       uploads.cancelAll()
+      exporter.cancelAll()
       opened.clear()
       shareOrigins.forget()
       blocks.forget()
@@ -500,6 +501,20 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }
   }
 
+  const exporter = new Exporter({
+    service: gateway,
+    flow,
+    store: localStore,
+    settled: () => keeper?.settled() ?? Promise.resolve(),
+    conversation: requireConversation,
+    picture: async (url) => (pictures === null ? null : pictures.serve(url)),
+    progress: (progress) => events.emit('exports:progress', progress),
+    chunk: (exportId, text) => events.emit('exports:chunk', { exportId, text }),
+    ...(deps.exportFiles === undefined ? {} : { files: deps.exportFiles }),
+    now,
+    ...timers
+  })
+
   const handlers: InvokeHandlers = {
     ...sessionHandlers(features, session, () => ({ push: pushStatus, offline: reachability.offline }), () => outbox.size),
     ...conversationHandlers(features, { opened, timelines, catchUp, notifications, outbox, kept: new KeptHistory(localStore), signedIn: () => session.me !== null }),
@@ -522,21 +537,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       followIssuer: (issuer) => session.followIssuer(issuer),
       followAgain
     }),
-    ...exportHandlers(
-      new Exporter({
-        service: gateway,
-        flow,
-        store: localStore,
-        settled: () => keeper?.settled() ?? Promise.resolve(),
-        conversation: requireConversation,
-        picture: async (url) => (pictures === null ? null : pictures.serve(url)),
-        progress: (progress) => events.emit('exports:progress', progress),
-        chunk: (exportId, text) => events.emit('exports:chunk', { exportId, text }),
-        ...(deps.exportFiles === undefined ? {} : { files: deps.exportFiles }),
-        now,
-        ...timers
-      })
-    ),
+    ...exportHandlers(exporter),
     ...storageHandlers({ backfill, store: localStore, settings: () => attention.settings, updateSettings: (changes) => attention.updateSettings(changes), log })
   }
 

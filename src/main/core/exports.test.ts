@@ -230,6 +230,18 @@ describe('exporting a conversation', () => {
     expect(file.state).toBe('discarded')
   })
 
+  it('stops every export under way at sign-out', async () => {
+    const scene = new Scene(1200, 50)
+    let exporter: Exporter | null = null
+    exporter = new Exporter(
+      scene.deps({
+        progress: () => exporter?.cancelAll()
+      })
+    )
+    const [first, second] = await Promise.all([exporter.start('e1', GROUP, 'html'), exporter.start('e2', GROUP, 'json')])
+    expect([first, second]).toEqual([{ status: 'cancelled' }, { status: 'cancelled' }])
+  })
+
   it('saves nothing when no place to save was chosen, and refuses a conversation not the user’s', async () => {
     const scene = new Scene(10, 10)
     expect(await new Exporter(scene.deps({ files: { create: async () => null } })).start('e1', GROUP, 'html')).toEqual({ status: 'cancelled' })

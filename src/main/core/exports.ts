@@ -100,6 +100,11 @@ export class Exporter {
     run.wake?.()
   }
 
+  /** Signed out: every export under way stops, its file unmade. */
+  cancelAll(): void {
+    for (const exportId of this.#running.keys()) this.cancel(exportId)
+  }
+
   /** Reads, page by page, what is older than the oldest kept of the conversation's newest stretch, until the service has nothing older. */
   async #fetchMissing(exportId: string, conversation: Conversation, store: LocalStore, run: { cancelled: boolean; wake: (() => void) | null }): Promise<void> {
     const start = (await store.historyStarts()).get(conversation.id)
