@@ -26,7 +26,11 @@ const sqlMethods = {
   usage: true,
   historyStarts: true,
   messageCount: true,
-  clearHistory: true
+  clearHistory: true,
+  pictureMessages: true,
+  stretchFrom: true,
+  messagesFrom: true,
+  pollsOf: true
 } satisfies Record<SqlMethod, true>
 
 export function isSqlMethod(name: unknown): name is SqlMethod {

@@ -79,6 +79,22 @@ export class ThreadedStore implements LocalStore {
     return this.#call('after', conversationId, afterId, limit)
   }
 
+  pictureMessages(conversationId: ConversationId, beforeId: string | null, limit: number): Promise<Message[]> {
+    return this.#call('pictureMessages', conversationId, beforeId, limit)
+  }
+
+  stretchFrom(conversationId: ConversationId, messageId: string, beforeId: string | null, context: number): Promise<StoredHistory | null> {
+    return this.#call('stretchFrom', conversationId, messageId, beforeId, context)
+  }
+
+  messagesFrom(conversationId: ConversationId, afterId: string | null, limit: number): Promise<Message[]> {
+    return this.#call('messagesFrom', conversationId, afterId, limit)
+  }
+
+  pollsOf(conversationId: ConversationId): Promise<Poll[]> {
+    return this.#call('pollsOf', conversationId)
+  }
+
   syncPoints(): Promise<Map<ConversationId, string>> {
     return this.#call('syncPoints')
   }
