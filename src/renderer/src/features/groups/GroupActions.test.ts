@@ -190,6 +190,19 @@ describe('Join with a link', () => {
     expect(fake.callsTo('groups:forgetPendingJoin')).toEqual([{ groupId: '7' }])
   })
 
+  it('makes what New group and Join with a link keep only when first opened, and reads the waiting requests then', async () => {
+    const fake = signedIn().returns('groups:pendingJoins', [])
+    await startApp(fake)
+    await screen.findByRole('button', { name: 'Join with a link' })
+    expect(screen.queryByRole('textbox', { name: 'Group name', hidden: true })).toBeNull()
+    expect(screen.queryByRole('textbox', { name: 'Group link', hidden: true })).toBeNull()
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Join with a link' }))
+    expect(within(screen.getByRole('dialog', { name: 'Join with a link' })).getByRole('textbox', { name: 'Group link' })).toBeInTheDocument()
+    expect(fake.callsTo('groups:pendingJoins')).toHaveLength(1)
+    expect(screen.queryByRole('textbox', { name: 'Group name', hidden: true })).toBeNull()
+  })
+
   it('opens with focus in the link, keeps the link and answer when closed, and says the answer must be given now', async () => {
     const fake = signedIn().returns('groups:pendingJoins', [])
     const dialog = await openDialog(fake, 'Join with a link')
