@@ -54,6 +54,21 @@ describe('message actions', () => {
     expect(theirs.getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim())).toEqual(['React', 'Pin'])
   })
 
+  it('offers the same actions on the rows above the view on opening, made when the page is idle or at once for the pointer', async () => {
+    const texts = Array.from({ length: 60 }, (_, index) => `Early ${index}`)
+    const history = await open(setUp([...texts.map((text) => grace(text)), mine('Newest mine')]))
+    // The newest twenty rows, about what a window shows, have theirs from the start.
+    expect(within(toolbarOf(history, 'Newest mine')).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
+    expect(within(toolbarOf(history, 'Early 41')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+
+    const pointed = rowOf(history, 'Early 10')
+    expect(within(pointed).queryByRole('toolbar')).toBeNull()
+    await fireEvent.pointerEnter(pointed.querySelector('.message') ?? pointed)
+    expect(within(toolbarOf(history, 'Early 10')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+    await waitFor(() => expect(within(toolbarOf(history, 'Early 40')).getByRole('button', { name: 'React' })).toBeInTheDocument(), { timeout: 20_000 })
+    expect(within(toolbarOf(history, 'Early 0')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+  }, 30_000)
+
   it('offers the same actions on rows drawn while scrolling up, on one the pointer comes to at once', async () => {
     const removeLayout = layOutHistory()
     try {
