@@ -3,7 +3,7 @@
 // host with plain Node (`node out/browser/cli.js --data-dir … --service-origin …`).
 // Each loads its probe with `--import`; `collectProbe` asks it for what it recorded.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
@@ -79,7 +79,7 @@ export async function startAppProcess(dataDir: string, serviceOrigin: string, ap
   const spawnedAt = epochNow()
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', app.probe, app.host, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', app.rendererDir],
+    [...(process.env['BENCH_APP_NODE_ARGS']?.split(' ') ?? []), '--expose-gc', '--import', app.probe, app.host, '--data-dir', dataDir, '--service-origin', serviceOrigin, '--renderer-dir', app.rendererDir],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let errors = ''
@@ -90,6 +90,7 @@ export async function startAppProcess(dataDir: string, serviceOrigin: string, ap
     const timer = setTimeout(() => reject(new Error(`the app did not start within 60 s: ${errors}`)), 60_000)
     // Keep reading after the address: the app logs to stdout, and a full pipe would stall it.
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      if (process.env['BENCH_APP_LOG']) appendFileSync(process.env['BENCH_APP_LOG'], `${child.pid} ${(epochNow() - spawnedAt).toFixed(0)} ${line}\n`)
       const address = /^Open (http:\/\/\S+)$/.exec(line)
       if (address?.[1] !== undefined) {
         clearTimeout(timer)
