@@ -26,6 +26,7 @@ import type { EventContract, EventName } from '@shared/window-api'
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '@shared/service-settings'
 import type { IssuedToken } from '@shared/token-issuer'
 import type { ProfileChanges, ProfileField } from '@shared/account'
+import type { SearchHit } from '@shared/search'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.
@@ -405,6 +406,44 @@ export interface LocalStore {
   /** The pictures of the account's messages kept beside the store, under its key. */
   readonly pictures: PictureCache
   close(): Promise<void>
+  /**
+   * Kept messages that match, newest first, `limit` at a time (tombstones never do). Arguments and
+   * answer are plain values, so the call can cross to another thread.
+   */
+  search(search: StoreSearch): Promise<StoreSearchPage>
+  /** How many messages are kept, and the time of the oldest (null when none is). */
+  searchScope(): Promise<{ messages: number; oldestAt: number | null }>
+}
+
+/**
+ * A search as the store runs it, its words still as typed (the store finds their tokens the way its
+ * index does). Every part given narrows it: words and phrases all match, one of the senders and one
+ * of the conversations when any are given, every kind in `has`.
+ */
+export interface StoreSearch {
+  /** Each matches by prefix (`hik` finds `hiking`). */
+  words: string[]
+  /** Each matches as a phrase. */
+  phrases: string[]
+  /** Senders whose name on the message has words beginning with each word of one of these. */
+  senderNames: string[]
+  senderIds: string[]
+  conversationIds: ConversationId[]
+  has: ('image' | 'poll' | 'location')[]
+  /** Unix seconds: sent at or after. */
+  since: number | null
+  /** Unix seconds: sent before. */
+  until: number | null
+  /** The `next` of the page before. */
+  after: string | null
+  limit: number
+}
+
+export interface StoreSearchPage {
+  /** Newest first. */
+  hits: SearchHit[]
+  /** Where the next page begins; null when there is nothing more. */
+  next: string | null
 }
 
 export interface HistoryStart {

@@ -72,4 +72,38 @@ describe('migrations', () => {
     expect(await store.person('2')).toEqual({ id: '2', name: 'Bea', avatarUrl: null })
     expect(await store.group('7')).toBeNull()
   })
+
+  it('bring a database the second version made, with its rows, to the search index, which finds every kept message by its words', async () => {
+    const db = new Sqlite(':memory:')
+    migrate(db, MIGRATIONS.slice(0, 2))
+    // Rows as version 2 wrote them: a message, a tombstone, one with a poll (kept), one with a place.
+    const base = { conversationId: '7', sourceGuid: 'g', senderId: '2', senderName: 'Bea Café', senderAvatarUrl: null, system: false, aboutUserIds: [] }
+    const rows = [
+      { ...base, id: '180000000000000001', text: 'Wir gehen morgen wandern 我们明天去爬山', attachments: [], createdAt: 5, deleted: false },
+      { ...base, id: '180000000000000002', text: '', attachments: [], createdAt: 6, deleted: true },
+      { ...base, id: '180000000000000003', text: 'Bea made a poll', attachments: [{ type: 'poll', pollId: '9' }], createdAt: 7, deleted: false },
+      { ...base, id: '180000000000000004', text: 'here', attachments: [{ type: 'location', lat: '1', lng: '2', name: 'Kiosk am Hafen' }], createdAt: 8, deleted: false }
+    ]
+    const insert = db.prepare('INSERT INTO messages (conversation_id, id, sort_key, created_at, sender_id, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    for (const row of rows) insert.run('7', row.id, BigInt(row.id), row.createdAt, '2', row.deleted ? 1 : 0, JSON.stringify(row))
+    const poll = { id: '9', conversationId: '7', subject: 'Which trail?', ownerId: '2', expiresAt: 99, ended: false, multiple: false, anonymous: false, options: [{ id: '1', title: 'Rheinsteig', votes: 0, voters: [] }], myVotes: [], canEnd: false }
+    db.prepare("INSERT INTO polls (id, conversation_id, json) VALUES ('9', '7', ?)").run(JSON.stringify(poll))
+    db.prepare("INSERT INTO people (id, json) VALUES ('2', '{\"id\":\"2\"}')").run()
+
+    migrate(db)
+    expect(db.pragma('user_version', { simple: true })).toBe(3)
+    const store = new SqliteStore(db, null)
+    const found = async (words: string[], senderNames: string[] = []): Promise<string[]> =>
+      (await store.search({ words, phrases: [], senderNames, senderIds: [], conversationIds: [], has: [], since: null, until: null, after: null, limit: 10 })).hits.map((hit) => hit.messageId)
+    expect(await found(['wander'])).toEqual(['180000000000000001'])
+    expect(await found(['爬山'])).toEqual(['180000000000000001'])
+    expect(await found(['rheinsteig'])).toEqual(['180000000000000003'])
+    expect(await found(['trail'])).toEqual(['180000000000000003'])
+    expect(await found(['hafen'])).toEqual(['180000000000000004'])
+    expect(await found([], ['cafe'])).toEqual(['180000000000000004', '180000000000000003', '180000000000000001'])
+    expect(await store.searchScope()).toEqual({ messages: 4, oldestAt: 5 })
+    // Every row is still there, as it was.
+    expect(await store.person('2')).toEqual({ id: '2' })
+    expect(db.prepare('SELECT json FROM messages ORDER BY sort_key').pluck().all().map((json) => JSON.parse(json as string))).toEqual(rows)
+  })
 })

@@ -3,6 +3,9 @@
 // schema wholly at one version or the next. A migration once shipped is never edited: a change is
 // a new one at the end, tested on a database the previous version made, with real rows in it.
 import type { Database } from 'better-sqlite3-multiple-ciphers'
+import type { Message } from '@shared/messages'
+import type { Poll } from '@shared/polls'
+import { indexRow, pollIdOf } from './search-text'
 
 export interface Migration {
   /** What it brings, in a few words. */
@@ -78,8 +81,59 @@ export const MIGRATIONS: readonly Migration[] = [
           json TEXT NOT NULL
         );
       `)
+  },
+  {
+    name: 'the search index over every kept message, and messages by time',
+    up: (db) => {
+      db.exec(`
+        -- Newest first, and the oldest kept, without reading every row.
+        CREATE INDEX messages_by_time ON messages (created_at);
+
+        -- Every message's words by its rowid in messages: body (text, location names, its poll's
+        -- question and options), sender (the name on it), facets (tokens filters match: see
+        -- search-text.ts). Contentless: the text is already in messages, and what the index is
+        -- given is not what is shown (words of some scripts set apart), so a copy would serve
+        -- nothing; contentless_delete lets a row be replaced or removed by its rowid alone, so an
+        -- edit and a deletion need not know what was indexed before. Marks count as parts of words
+        -- (Thai vowels, Devanagari signs), and accents on Latin letters are dropped; prefixes of 1
+        -- to 3 characters have an index of their own, so a word being typed is found fast.
+        CREATE VIRTUAL TABLE message_search USING fts5(
+          body, sender, facets,
+          content = '', contentless_delete = 1, prefix = '1 2 3',
+          tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+        );
+      `)
+      buildSearchIndex(db)
+    }
   }
 ]
+
+const INDEX_BATCH = 5_000
+
+/**
+ * Indexes every kept message into an empty message_search, in rowid order, a batch at a time (a
+ * statement cannot write while another reads). The migration that made the index runs it, and
+ * whoever rebuilds one.
+ */
+export function buildSearchIndex(db: Database): void {
+  const polls = new Map((db.prepare('SELECT id, json FROM polls').all() as { id: string; json: string }[]).map((row) => [row.id, row.json]))
+  const batch = db.prepare('SELECT rowid, json FROM messages WHERE rowid > ? AND deleted = 0 ORDER BY rowid LIMIT ?')
+  const insert = db.prepare('INSERT INTO message_search (rowid, body, sender, facets) VALUES (?, ?, ?, ?)')
+  let after = 0
+  for (;;) {
+    const rows = batch.all(after, INDEX_BATCH) as { rowid: number; json: string }[]
+    for (const { rowid, json } of rows) {
+      const message = JSON.parse(json) as Message
+      const pollId = pollIdOf(message)
+      const pollJson = pollId === null ? undefined : polls.get(pollId)
+      const row = indexRow(message, pollJson === undefined ? null : (JSON.parse(pollJson) as Poll))
+      if (row !== null) insert.run(rowid, row.body, row.sender, row.facets)
+    }
+    const last = rows[rows.length - 1]
+    if (last === undefined || rows.length < INDEX_BATCH) return
+    after = last.rowid
+  }
+}
 
 /** The version a database at the end of `migrations` is at. */
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

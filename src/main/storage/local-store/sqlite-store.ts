@@ -11,7 +11,10 @@ import type { Poll } from '@shared/polls'
 import type { GroupDetails } from '@shared/groups'
 import type { Person } from '@shared/people'
 import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+import type { StoreSearch, StoreSearchPage } from '../../core/ports'
+import type { SearchHit } from '@shared/search'
 import { NO_PICTURES } from './picture-cache'
+import { facet, indexRow, inPeriod, matchExpression, pollIdOf, searchableParts, snippetOf } from './search-text'
 import type { UnsentCountFile } from './unsent-count'
 
 /** A message id as the integer it orders by. Ids are decimal strings; anything else sorts first. */
@@ -30,6 +33,9 @@ export class SqliteStore implements LocalStore {
   readonly #file: string | null
   readonly #sql: ReturnType<typeof prepare>
   readonly #views: ReturnType<typeof prepareViews>
+  readonly #searchSql: ReturnType<typeof prepareSearch>
+  /** What searchScope last counted; null once anything was kept or forgotten since. */
+  #scope: { messages: number; oldestAt: number | null } | null = null
   readonly pictures: PictureCache
   readonly #unsent: UnsentCountFile | null
 
@@ -43,6 +49,7 @@ export class SqliteStore implements LocalStore {
     this.#file = file
     this.#sql = prepare(db)
     this.#views = prepareViews(db)
+    this.#searchSql = prepareSearch(db)
     this.pictures = beside.pictures ?? NO_PICTURES
     this.#unsent = beside.unsent ?? null
   }
@@ -83,7 +90,15 @@ export class SqliteStore implements LocalStore {
   }
 
   async keepPoll(poll: Poll): Promise<void> {
-    this.#sql.keepPoll.run(poll.id, poll.conversationId, JSON.stringify(poll))
+    this.#db.transaction(() => {
+      this.#sql.keepPoll.run(poll.id, poll.conversationId, JSON.stringify(poll))
+      // The messages that carry it are found by its question and options too.
+      const rowids = this.#searchSql.indexed.all(`facets : "${facet.poll(poll.id)}"`) as number[]
+      for (const rowid of rowids) {
+        const row = this.#searchSql.messageByRowid.get(rowid) as { json: string } | undefined
+        if (row !== undefined) this.#index(rowid, JSON.parse(row.json) as Message, poll)
+      }
+    })()
   }
 
   async keepGroup(details: GroupDetails): Promise<void> {
@@ -160,6 +175,8 @@ export class SqliteStore implements LocalStore {
   async clearHistory(): Promise<void> {
     this.#db.transaction(() => {
       for (const table of ['messages', 'runs', 'polls', 'conversations']) this.#db.prepare(`DELETE FROM ${table}`).run()
+      this.#searchSql.forgetAll.run()
+      this.#scope = null
     })()
     // The pages freed go back to the disk, and the log with them, so the file shrinks to what is left.
     this.#db.exec('VACUUM')
@@ -194,6 +211,86 @@ export class SqliteStore implements LocalStore {
     return this.#views.pollsOf.all(conversationId).map((row) => JSON.parse((row as { json: string }).json) as Poll)
   }
 
+  async search(search: StoreSearch): Promise<StoreSearchPage> {
+    const expression = matchExpression(search)
+    if (expression === null) return { hits: [], next: null }
+    const limit = Math.max(1, Math.min(MAX_SEARCH_PAGE, Math.floor(search.limit)))
+    const bounds = { since: search.since, until: search.until, after: readCursor(search.after) }
+    const found = this.#newestMatches(expression, bounds, limit + 1)
+    const hits = found.slice(0, limit).flatMap((candidate) => this.#hit(candidate, search))
+    const last = found[limit - 1]
+    return { hits, next: found.length > limit && last !== undefined ? cursorOf(last) : null }
+  }
+
+  async searchScope(): Promise<{ messages: number; oldestAt: number | null }> {
+    this.#scope ??= this.#searchSql.scope.get() as { messages: number; oldestAt: number | null }
+    return this.#scope
+  }
+
+  /**
+   * At least `wanted` of the newest matches within `bounds` (all of them, when there are fewer),
+   * newest first. The index knows no time, only rowids, which follow the order messages were kept
+   * in, not the order they were written in; sorting every match would read a row of messages per
+   * match, far too many for a common word over a long history. So when there are more than a few
+   * hundred matches, the newest are read a month at a time from the newest month back, and a month
+   * with more than a few hundred a day at a time: every stretch read is sorted whole, and the first
+   * stretches that give enough are the newest.
+   */
+  #newestMatches(expression: string, bounds: SearchBounds, wanted: number): Candidate[] {
+    const found: Candidate[] = []
+    const take = (match: string): void => {
+      for (const candidate of this.#candidates(match)) if (within(candidate, bounds)) found.push(candidate)
+    }
+    const few = (match: string): boolean => (this.#searchSql.count.get(match, SORTED_AT_ONCE + 1) as number) <= SORTED_AT_ONCE
+    const done = (): Candidate[] => found.sort(newestFirst).slice(0, wanted)
+    if (few(expression)) {
+      take(expression)
+      return done()
+    }
+    const range = this.#searchSql.timeRange.get() as { oldest: number | null; newest: number | null }
+    if (range.oldest === null || range.newest === null) return []
+    const newest = Math.min(range.newest, bounds.until === null ? Infinity : bounds.until - 1, bounds.after?.createdAt ?? Infinity)
+    const oldest = Math.max(range.oldest, bounds.since ?? -Infinity)
+    for (const month of monthsBack(newest, oldest)) {
+      const inMonth = inPeriod(expression, facet.month(month.start))
+      if ((this.#searchSql.count.get(inMonth, 1) as number) === 0) continue
+      if (few(inMonth)) take(inMonth)
+      else
+        for (const day of daysBack(Math.min(newest, month.end), Math.max(oldest, month.start))) {
+          take(inPeriod(expression, facet.day(day)))
+          if (found.length >= wanted) break
+        }
+      if (found.length >= wanted) break
+    }
+    return done()
+  }
+
+  #candidates(match: string): Candidate[] {
+    return (this.#searchSql.candidates.all(match) as { rowid: bigint; createdAt: bigint; sortKey: bigint }[]).map((row) => ({
+      rowid: Number(row.rowid),
+      createdAt: Number(row.createdAt),
+      sortKey: row.sortKey
+    }))
+  }
+
+  #hit(candidate: Candidate, search: StoreSearch): SearchHit[] {
+    const row = this.#searchSql.messageByRowid.get(candidate.rowid) as { json: string } | undefined
+    if (row === undefined) return []
+    const message = JSON.parse(row.json) as Message
+    const pollId = pollIdOf(message)
+    const poll = pollId === null ? null : parsed<Poll>(this.#searchSql.poll.get(pollId))
+    return [
+      {
+        conversationId: message.conversationId,
+        messageId: message.id,
+        senderId: message.senderId,
+        senderName: message.senderName,
+        createdAt: message.createdAt,
+        snippet: snippetOf(searchableParts(message, poll), search)
+      }
+    ]
+  }
+
   async close(): Promise<void> {
     await this.pictures.close()
     if (!this.#db.open) return
@@ -215,6 +312,18 @@ export class SqliteStore implements LocalStore {
       deleted: message.deleted ? 1 : 0,
       json: JSON.stringify(message)
     })
+    const { rowid } = this.#searchSql.rowidOf.get(message.conversationId, sortKeyOf(message.id)) as { rowid: number }
+    this.#index(rowid, message)
+  }
+
+  /** The message's row of the search index, as it is now: replaced, or gone for a tombstone. */
+  #index(rowid: number, message: Message, poll?: Poll): void {
+    this.#scope = null
+    const pollId = pollIdOf(message)
+    const itsPoll = poll ?? (pollId === null ? null : parsed<Poll>(this.#searchSql.poll.get(pollId)))
+    const row = indexRow(message, itsPoll)
+    if (row === null) this.#searchSql.unindex.run(rowid)
+    else this.#searchSql.index.run(rowid, row.body, row.sender, row.facets)
   }
 
   /** Adds [first, last] to the conversation's runs, joined with every run it touches or overlaps. */
@@ -344,5 +453,95 @@ function fileSize(path: string): number {
     return statSync(path).size
   } catch {
     return 0
+  }
+}
+
+/** More matches than this are read a month or a day at a time (see #newestMatches). */
+const SORTED_AT_ONCE = 400
+const MAX_SEARCH_PAGE = 100
+
+/** A match: its row, and what orders it. */
+interface Candidate {
+  rowid: number
+  createdAt: number
+  sortKey: bigint
+}
+
+interface SearchBounds {
+  since: number | null
+  until: number | null
+  /** The last result of the page before: only older ones follow. */
+  after: Candidate | null
+}
+
+/** Newest first: by time, then by id, then by the order kept. */
+function newestFirst(a: Candidate, b: Candidate): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt
+  if (a.sortKey !== b.sortKey) return b.sortKey > a.sortKey ? 1 : -1
+  return b.rowid - a.rowid
+}
+
+function within(candidate: Candidate, bounds: SearchBounds): boolean {
+  if (bounds.since !== null && candidate.createdAt < bounds.since) return false
+  if (bounds.until !== null && candidate.createdAt >= bounds.until) return false
+  // Only what sorts after the last result: older than it.
+  return bounds.after === null || newestFirst(bounds.after, candidate) < 0
+}
+
+function cursorOf(candidate: Candidate): string {
+  return `${candidate.createdAt}.${candidate.sortKey}.${candidate.rowid}`
+}
+
+/** A cursor as cursorOf wrote it; anything else reads as none, and the search starts from the newest. */
+function readCursor(cursor: string | null): Candidate | null {
+  const parts = cursor === null ? null : /^(-?\d{1,15})\.(\d{1,19})\.(\d{1,15})$/.exec(cursor)
+  if (parts === null) return null
+  return { createdAt: Number(parts[1]), sortKey: BigInt(parts[2] as string), rowid: Number(parts[3]) }
+}
+
+/** The UTC months from the one holding `newest` back to the one holding `oldest` (Unix seconds), each as its first and last second. */
+function* monthsBack(newest: number, oldest: number): Generator<{ start: number; end: number }> {
+  const top = new Date(newest * 1000)
+  let year = top.getUTCFullYear()
+  let month = top.getUTCMonth()
+  for (;;) {
+    const start = Date.UTC(year, month, 1) / 1000
+    const end = Date.UTC(year, month + 1, 1) / 1000 - 1
+    if (end < oldest) return
+    yield { start, end }
+    month -= 1
+    if (month < 0) {
+      month = 11
+      year -= 1
+    }
+  }
+}
+
+/** A second of each UTC day from the one holding `newest` back to the one holding `oldest`. */
+function* daysBack(newest: number, oldest: number): Generator<number> {
+  const DAY = 86_400
+  for (let day = Math.floor(newest / DAY) * DAY; day + DAY > oldest; day -= DAY) yield day
+}
+
+function prepareSearch(db: Database) {
+  return {
+    rowidOf: db.prepare('SELECT rowid FROM messages WHERE conversation_id = ? AND sort_key = ?'),
+    messageByRowid: db.prepare('SELECT json FROM messages WHERE rowid = ?'),
+    poll: db.prepare('SELECT json FROM polls WHERE id = ?'),
+    index: db.prepare('INSERT OR REPLACE INTO message_search (rowid, body, sender, facets) VALUES (?, ?, ?, ?)'),
+    unindex: db.prepare('DELETE FROM message_search WHERE rowid = ?'),
+    forgetAll: db.prepare("INSERT INTO message_search (message_search) VALUES ('delete-all')"),
+    indexed: db.prepare('SELECT rowid FROM message_search WHERE message_search MATCH ?').pluck(),
+    /** How many match, counting no further than the second parameter. */
+    count: db.prepare('SELECT COUNT(*) FROM (SELECT rowid FROM message_search WHERE message_search MATCH ? LIMIT ?)').pluck(),
+    candidates: db
+      .prepare(
+        `SELECT messages.rowid AS rowid, messages.created_at AS createdAt, messages.sort_key AS sortKey
+         FROM message_search JOIN messages ON messages.rowid = message_search.rowid
+         WHERE message_search MATCH ?`
+      )
+      .safeIntegers(true),
+    timeRange: db.prepare('SELECT MIN(created_at) AS oldest, MAX(created_at) AS newest FROM messages'),
+    scope: db.prepare('SELECT COUNT(*) AS messages, MIN(created_at) AS oldestAt FROM messages')
   }
 }

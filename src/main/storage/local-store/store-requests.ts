@@ -30,7 +30,9 @@ const sqlMethods = {
   pictureMessages: true,
   stretchFrom: true,
   messagesFrom: true,
-  pollsOf: true
+  pollsOf: true,
+  search: true,
+  searchScope: true
 } satisfies Record<SqlMethod, true>
 
 export function isSqlMethod(name: unknown): name is SqlMethod {

@@ -7,7 +7,7 @@ import type { GroupDetails } from '@shared/groups'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { Person } from '@shared/people'
 import type { Poll } from '@shared/polls'
-import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
+import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreSearch, StoreSearchPage, StoreUsage } from '../../core/ports'
 import { NO_PICTURES } from './picture-cache'
 import type { DatabaseAt, SqlMethod } from './store-requests'
 import { StoreThread } from './store-thread'
@@ -93,6 +93,14 @@ export class ThreadedStore implements LocalStore {
 
   pollsOf(conversationId: ConversationId): Promise<Poll[]> {
     return this.#call('pollsOf', conversationId)
+  }
+
+  search(search: StoreSearch): Promise<StoreSearchPage> {
+    return this.#call('search', search)
+  }
+
+  searchScope(): Promise<{ messages: number; oldestAt: number | null }> {
+    return this.#call('searchScope')
   }
 
   syncPoints(): Promise<Map<ConversationId, string>> {
