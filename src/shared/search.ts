@@ -33,7 +33,7 @@ export interface MessageSearchRequest {
 
 /** How the query was read, where it was read leniently or found nothing to narrow to. */
 export interface SearchNote {
-  kind: 'unclosedQuote' | 'badDate' | 'unknownFilter' | 'emptyFilter' | 'noSuchConversation'
+  kind: 'unclosedQuote' | 'badDate' | 'unknownFilter' | 'emptyFilter' | 'noSuchConversation' | 'nothingKept'
   /** In the person's words. */
   text: string
 }

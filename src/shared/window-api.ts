@@ -26,6 +26,7 @@ import type { BlockedUser, ChatStanding, Contact, ContactCard, ContactImportProg
 import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './service-settings'
 import type { HistoryDownload, StorageState } from './storage'
 import type { ExportChunk, ExportFormat, ExportProgress, ExportResult, OpenAtRequest, PicturePage } from './conversation-files'
+import type { MessageSearchRequest, MessageSearchResult } from './search'
 
 type Empty = Record<string, never>
 
@@ -244,6 +245,11 @@ export interface InvokeContract {
    * reads from the service again, and with Keep full history on, the download starts over.
    */
   'storage:deleteLocalData': { req: Empty; res: StorageState }
+  /**
+   * Searches the messages kept on this device: newest first, a page at a time (`after`: the page
+   * before's `next`), with how the query was read and what was searched.
+   */
+  'search:messages': { req: MessageSearchRequest; res: MessageSearchResult }
 }
 
 /** A notification for the page to show with its own `Notification` API (browser mode only). */
@@ -419,7 +425,8 @@ const invokeChannels = {
   'storage:keepFullHistory': true,
   'storage:pause': true,
   'storage:resume': true,
-  'storage:deleteLocalData': true
+  'storage:deleteLocalData': true,
+  'search:messages': true
 } satisfies Record<InvokeChannel, true>
 
 const eventNames = {

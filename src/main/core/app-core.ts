@@ -51,6 +51,7 @@ import { serviceSettingsHandlers } from './service-settings'
 import { ShareOrigins } from './share-origins'
 import { StoreKeeper } from './store-keeper'
 import { storageHandlers } from './storage-handlers'
+import { MessageSearch } from './message-search'
 import { Timelines } from './timelines'
 import type { Timers } from './timers'
 import { TypingPublisher } from './typing'
@@ -386,6 +387,14 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     ...timers
   })
 
+  const search = new MessageSearch({
+    store: localStore,
+    me: () => session.me,
+    conversations: () => conversations.list(),
+    download: () => backfill.progress(),
+    log
+  })
+
   // Who hears of messages: the open conversation, the list and the notifier first, then the
   // outbox, whose copy of a message that came back goes once it shows.
   showArrivals(flow, {
@@ -538,7 +547,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       followAgain
     }),
     ...exportHandlers(exporter),
-    ...storageHandlers({ backfill, store: localStore, settings: () => attention.settings, updateSettings: (changes) => attention.updateSettings(changes), log })
+    ...storageHandlers({ backfill, store: localStore, settings: () => attention.settings, updateSettings: (changes) => attention.updateSettings(changes), log }),
+    'search:messages': (request) => search.search(request)
   }
 
   return {

@@ -282,7 +282,9 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'storage:keepFullHistory': asIs,
   'storage:pause': asIs,
   'storage:resume': asIs,
-  'storage:deleteLocalData': asIs
+  'storage:deleteLocalData': asIs,
+  // Results carry no picture: names, times and text only.
+  'search:messages': asIs
 }
 
 /** Each event on its way to the page, as for answers. */

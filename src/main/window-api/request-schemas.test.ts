@@ -63,4 +63,13 @@ describe('request schemas', () => {
     expect(turnOn('12345a')).toBe(false)
     expect(turnOn('abcd1234efgh5678')).toBe(false)
   })
+
+  it('searches with a query of up to 1,000 characters, and goes on only from a cursor the store wrote', () => {
+    const search = (request: unknown): boolean => requestSchemas['search:messages'].safeParse(request).success
+    expect(search({ query: 'x'.repeat(1000) })).toBe(true)
+    expect(search({ query: 'x'.repeat(1001) })).toBe(false)
+    expect(search({ query: 'hik', conversationId: 'g1', after: '1700000000.180000000000000001.42' })).toBe(true)
+    expect(search({ query: 'hik', after: "1' OR 1=1" })).toBe(false)
+    expect(search({ query: 'hik', after: '1.2' })).toBe(false)
+  })
 })

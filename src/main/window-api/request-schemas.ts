@@ -25,6 +25,8 @@ import { MAX_SERVICE_SETTING_LENGTH } from '@shared/service-settings'
 import { EXPORT_FORMATS } from '@shared/conversation-files'
 
 const empty = z.strictObject({})
+/** Far more than a search box is typed into; what is longer is refused, not searched. */
+const MAX_SEARCH_QUERY = 1000
 const conversationId = z.string().min(1).max(64)
 const messageId = z.string().regex(/^[0-9]{1,32}$/)
 const clientId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/)
@@ -207,5 +209,10 @@ export const requestSchemas = {
   'storage:keepFullHistory': z.strictObject({ on: z.boolean() }),
   'storage:pause': empty,
   'storage:resume': empty,
-  'storage:deleteLocalData': empty
+  'storage:deleteLocalData': empty,
+  'search:messages': z.strictObject({
+    query: z.string().max(MAX_SEARCH_QUERY),
+    conversationId: conversationId.optional(),
+    after: z.string().regex(/^-?[0-9]{1,15}\.[0-9]{1,19}\.[0-9]{1,15}$/).optional()
+  })
 } satisfies { [C in InvokeChannel]: z.ZodType<InvokeRequest<C>> }
