@@ -22,13 +22,14 @@ import { measureExport } from './export'
 import { measureLatency } from './latency'
 import { measureLocalStore } from './local-store'
 import { measureMemory } from './memory'
+import { measureSearch } from './search'
 import { buildAppProbe, ROOT, startServiceProcess, type BuiltApp } from './processes'
 import { seed } from './seed'
 import { ServiceClient } from './service-client'
 import type { Run } from './session'
 
 
-const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory', 'local-store', 'export'] as const
+const ALL_PARTS = ['latency', 'cold-start', 'long-history', 'memory', 'local-store', 'export', 'search'] as const
 type Part = (typeof ALL_PARTS)[number]
 
 function numberFrom(name: string, fallback: number): number {
@@ -54,6 +55,7 @@ const settings = {
   coldStarts: numberFrom('BENCH_COLD_STARTS', 5),
   step: numberFrom('BENCH_STEP', 600),
   openRepeats: numberFrom('BENCH_OPEN_REPEATS', 3),
+  searchMessages: numberFrom('BENCH_SEARCH_MESSAGES', 1_000_000),
   skipBuild: process.env['BENCH_SKIP_BUILD'] === '1'
 }
 
@@ -71,6 +73,8 @@ function printTable(figures: Figures, baselines: Partial<Record<FigureKey, strin
 
 async function main(): Promise<void> {
   for (const part of settings.parts) if (!ALL_PARTS.includes(part)) throw new Error(`BENCH_PARTS: no part "${part}" (${ALL_PARTS.join(', ')})`)
+  // The search part runs on a store alone: no build, no service, no browser.
+  if (settings.parts.every((part) => part === 'search')) return searchOnly()
   const dataRoot = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   let outDir = join(ROOT, 'out')
   if (!settings.skipBuild) {
@@ -145,6 +149,10 @@ async function main(): Promise<void> {
       console.log()
       add(await measureExport({ messages: settings.exportMessages }))
     }
+    if (has('search')) {
+      console.log()
+      add(await measureSearch({ messages: settings.searchMessages }))
+    }
   } finally {
     await browser.close()
     await service.stop()
@@ -167,6 +175,20 @@ async function main(): Promise<void> {
   const file = Object.fromEntries(keys.map((key) => [key, rounded(figures[key] as number)]))
   writeFileSync(join(ROOT, 'bench-results.json'), `${JSON.stringify(file, null, 2)}\n`)
   console.log(`wrote bench-results.json (${keys.length} figures)`)
+}
+
+async function searchOnly(): Promise<void> {
+  const cpu = cpus()
+  const loadBefore = load()
+  console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; Node ${process.version}`)
+  console.log(`load average before: ${loadBefore}`)
+  console.log('parts: search')
+  console.log()
+  const result = await measureSearch({ messages: settings.searchMessages })
+  printTable(result.figures, result.baselines)
+  console.log()
+  console.log(`load average before: ${loadBefore}, after: ${load()} (${cpu.length} cores)`)
+  console.log('bench-results.json left as it was: a run of some parts leaves it to the full run')
 }
 
 main().catch((error: unknown) => {

@@ -28,6 +28,7 @@ import { environmentWithoutParley, exited, startBrowserCli, type BrowserCli } fr
 import { testScope } from '../support/app-harness'
 import { quietLog } from '../support/memory-platform'
 import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
+import { keyed } from '../../src/main/storage/local-store/sqlcipher-key'
 import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
 import { UnsentCountFile, type UnsentCount } from '../../src/main/storage/local-store/unsent-count'
 
@@ -263,9 +264,7 @@ async function readStoreLeft(scene: Scene): Promise<Kept> {
 function readKept(file: string, key: string): Omit<Kept, 'outbox' | 'unsent'> {
   const db = new Sqlite(file)
   try {
-    db.pragma(`cipher = 'sqlcipher'`)
-    db.pragma('legacy = 4')
-    db.pragma(`key = "x'${key}'"`)
+    keyed(db, key)
     const messages = db.prepare('SELECT conversation_id AS conversationId, id, json, sort_key AS sortKey FROM messages ORDER BY sort_key').safeIntegers(true).all() as {
       conversationId: string
       id: string

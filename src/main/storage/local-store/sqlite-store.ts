@@ -541,7 +541,8 @@ function prepareSearch(db: Database) {
          WHERE message_search MATCH ?`
       )
       .safeIntegers(true),
-    timeRange: db.prepare('SELECT MIN(created_at) AS oldest, MAX(created_at) AS newest FROM messages'),
-    scope: db.prepare('SELECT COUNT(*) AS messages, MIN(created_at) AS oldestAt FROM messages')
+    // Apart, each reads one end of messages_by_time: MIN and MAX in one SELECT would read all of it.
+    timeRange: db.prepare('SELECT (SELECT MIN(created_at) FROM messages) AS oldest, (SELECT MAX(created_at) FROM messages) AS newest'),
+    scope: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT MIN(created_at) FROM messages) AS oldestAt')
   }
 }

@@ -12,6 +12,7 @@ import { migrate } from './migrations'
 import { SqliteStore } from './sqlite-store'
 import { crossing, isSqlMethod, type Answer, type DatabaseAt, type Request } from './store-requests'
 import { UnsentCountFile } from './unsent-count'
+import { keyed } from './sqlcipher-key'
 
 const port = parentPort
 if (port === null) throw new Error('store-worker.ts runs as a worker thread')
@@ -84,12 +85,6 @@ function inMemory(): Database {
   const db = new Sqlite(':memory:')
   migrate(db)
   return db
-}
-
-function keyed(db: Database, key: string): void {
-  db.pragma(`cipher = 'sqlcipher'`)
-  db.pragma('legacy = 4')
-  db.pragma(`key = "x'${key}'"`)
 }
 
 /**
