@@ -171,7 +171,7 @@ function queries(words: Seeded): string[] {
 /** A query as core hands it to the store (message-search.ts), days at midnight UTC. */
 function storeSearch(typed: string): StoreSearch {
   const query = parseSearchQuery(typed)
-  const day = (date: string): number => Date.parse(`${date}T00:00:00Z`) / 1000
+  const day = (date: string): number => utcDayStart(date)
   const named = query.in.flatMap((name) => Array.from({ length: CONVERSATIONS }, (_, index) => index).filter((index) => conversationName(index).toLowerCase().includes(name.toLowerCase())))
   return {
     words: query.words,
@@ -266,4 +266,10 @@ export async function measureSearch(options: SearchOptions): Promise<PartResult>
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
+}
+
+/** Unix seconds at midnight UTC of a YYYY-MM-DD. */
+function utcDayStart(date: string): number {
+  const [year = 1970, month = 1, day = 1] = date.split('-').map(Number)
+  return Date.UTC(year, month - 1, day) / 1000
 }

@@ -10,13 +10,13 @@ import { MessageSearch } from '../../src/main/core/message-search'
 import type { LocalStore } from '../../src/main/core/ports'
 
 const ME = { id: '42', name: 'Ada', email: null, phoneNumber: null, avatarUrl: null } as const
-const T0 = 1_700_000_000
+const BASE_TIME = 1_700_000_000
 
 function conversation(id: string, name: string): Conversation {
-  return { id, kind: 'group', name, avatarUrl: null, lastActivityAt: T0, lastMessageId: null, preview: null, unreadCount: 0, mute: null }
+  return { id, kind: 'group', name, avatarUrl: null, lastActivityAt: BASE_TIME, lastMessageId: null, preview: null, unreadCount: 0, mute: null }
 }
 
-function message(id: string, conversationId: string, text: string, senderId = '43', createdAt = T0): Message {
+function message(id: string, conversationId: string, text: string, senderId = '43', createdAt = BASE_TIME): Message {
   return {
     id,
     conversationId,
@@ -52,7 +52,7 @@ beforeEach(async () => {
     download: async () => download,
     log,
     // Days begin at midnight UTC here, whatever the machine's zone.
-    dayStart: (date) => Date.parse(`${date}T00:00:00Z`) / 1000
+    dayStart: (date) => utcDayStart(date)
   })
   await store.keepRun('1', [message('10', '1', 'summit at dawn', '43', Date.parse('2024-05-01T09:00:00Z') / 1000), message('11', '1', 'summit photos soon', '42', Date.parse('2024-05-02T09:00:00Z') / 1000)], {
     after: null,
@@ -92,7 +92,7 @@ describe('searching kept messages', () => {
   })
 
   it('says history is complete once every conversation is kept from its start', async () => {
-    await store.keepRun('2', [message('20', '2', 'summit dinner', '43', T0)], { after: null, before: null, reachesStart: true })
+    await store.keepRun('2', [message('20', '2', 'summit dinner', '43', BASE_TIME)], { after: null, before: null, reachesStart: true })
     download = { ...download, state: 'done' }
     expect((await search.search({ query: 'x' })).scope).toMatchObject({ history: 'complete', conversationsPartial: 0 })
   })
@@ -105,3 +105,9 @@ describe('searching kept messages', () => {
     expect(await none.search({ query: 'summit' })).toMatchObject({ hits: [], searched: false, notes: [{ kind: 'nothingKept' }] })
   })
 })
+
+/** Unix seconds at midnight UTC of a YYYY-MM-DD. */
+function utcDayStart(date: string): number {
+  const [year = 1970, month = 1, day = 1] = date.split('-').map(Number)
+  return Date.UTC(year, month - 1, day) / 1000
+}

@@ -16,7 +16,7 @@ const HIKERS = '7001' as ConversationId
 const FAMILY = '7002' as ConversationId
 const DAY = 86_400
 /** 2023-11-14 22:13:20 UTC. */
-const T0 = 1_700_000_000
+const BASE_TIME = 1_700_000_000
 const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
 
 let directory: string
@@ -34,7 +34,7 @@ function message(text: string, fields: Partial<Message> = {}): Message {
     senderAvatarUrl: null,
     text,
     attachments: [],
-    createdAt: T0 + nextId,
+    createdAt: BASE_TIME + nextId,
     system: false,
     aboutUserIds: [],
     deleted: false,
@@ -97,7 +97,7 @@ describe('the search of kept messages', () => {
       conversationId: HIKERS,
       subject: 'Where shall we camp?',
       ownerId: '42',
-      expiresAt: T0 + DAY,
+      expiresAt: BASE_TIME + DAY,
       ended: false,
       multiple: false,
       anonymous: false,
@@ -125,10 +125,10 @@ describe('the search of kept messages', () => {
 
   it('narrows by each filter', async () => {
     await store.keepMessages([
-      message('trip photos', { attachments: [{ type: 'image', url: 'https://i.example/2.png' }], createdAt: T0 }),
-      message('trip plan', { senderId: '43', senderName: 'Grace Hopper', createdAt: T0 + DAY }),
-      message('trip place', { attachments: [{ type: 'location', lat: '1', lng: '2', name: 'Hut' }], createdAt: T0 + 2 * DAY }),
-      message('trip vote', { attachments: [{ type: 'poll', pollId: '5' }], conversationId: FAMILY, createdAt: T0 + 3 * DAY })
+      message('trip photos', { attachments: [{ type: 'image', url: 'https://i.example/2.png' }], createdAt: BASE_TIME }),
+      message('trip plan', { senderId: '43', senderName: 'Grace Hopper', createdAt: BASE_TIME + DAY }),
+      message('trip place', { attachments: [{ type: 'location', lat: '1', lng: '2', name: 'Hut' }], createdAt: BASE_TIME + 2 * DAY }),
+      message('trip vote', { attachments: [{ type: 'poll', pollId: '5' }], conversationId: FAMILY, createdAt: BASE_TIME + 3 * DAY })
     ])
     expect(await find(['trip'])).toEqual(['trip vote', 'trip place · Hut', 'trip plan', 'trip photos'])
     expect(await find(['trip'], { has: ['image'] })).toEqual(['trip photos'])
@@ -141,7 +141,7 @@ describe('the search of kept messages', () => {
     expect(await find(['trip'], { senderIds: ['43'] })).toEqual(['trip plan'])
     expect(await find(['trip'], { conversationIds: [FAMILY] })).toEqual(['trip vote'])
     expect(await find(['trip'], { conversationIds: [HIKERS, FAMILY] })).toHaveLength(4)
-    expect(await find(['trip'], { since: T0 + DAY, until: T0 + 3 * DAY })).toEqual(['trip place · Hut', 'trip plan'])
+    expect(await find(['trip'], { since: BASE_TIME + DAY, until: BASE_TIME + 3 * DAY })).toEqual(['trip place · Hut', 'trip plan'])
     expect(await find([], { senderNames: ['grace'] })).toEqual(['trip plan'])
   })
 
@@ -150,7 +150,7 @@ describe('the search of kept messages', () => {
     const typo = message('see you at the caffee')
     await store.keepMessages([secret, typo])
     await store.changeMessage(HIKERS, secret.id, { kind: 'deleted' })
-    await store.keepMessages([{ ...typo, text: 'see you at the station', editedAt: T0 + 5 }])
+    await store.keepMessages([{ ...typo, text: 'see you at the station', editedAt: BASE_TIME + 5 }])
     expect(await find(['swordfish'])).toEqual([])
     expect(await find(['password'])).toEqual([])
     expect(await find(['caffee'])).toEqual([])
@@ -163,7 +163,7 @@ describe('the search of kept messages', () => {
   it('answers newest first, a page at a time, through many matches', async () => {
     // Kept oldest last (as a history download keeps them), an hour apart: more matches than are
     // sorted at once, in all and in a month, so they are read a day at a time.
-    const all = Array.from({ length: 900 }, (_, index) => message(`walk number ${index}`, { createdAt: T0 + index * 3600 }))
+    const all = Array.from({ length: 900 }, (_, index) => message(`walk number ${index}`, { createdAt: BASE_TIME + index * 3600 }))
     for (let from = all.length; from > 0; from -= 100) await store.keepMessages(all.slice(Math.max(0, from - 100), from))
     const seen: string[] = []
     let after: string | null = null
@@ -175,7 +175,7 @@ describe('the search of kept messages', () => {
     expect(seen).toEqual(all.map((m) => m.id).reverse())
     const rare = await store.search(search({ words: ['walk', '899'] }))
     expect(rare.hits.map((hit) => hit.messageId)).toEqual([all[899]?.id])
-    const firstWeek = await store.search(search({ words: ['walk'], until: T0 + 7 * DAY, limit: 100 }))
+    const firstWeek = await store.search(search({ words: ['walk'], until: BASE_TIME + 7 * DAY, limit: 100 }))
     expect(firstWeek.hits.map((hit) => hit.messageId)).toEqual(all.slice(68, 168).map((m) => m.id).reverse())
   })
 
@@ -191,8 +191,8 @@ describe('the search of kept messages', () => {
   })
 
   it('says how much it searched, and forgets the index with the history', async () => {
-    await store.keepMessages([message('old one', { createdAt: T0 - DAY }), message('new one')])
-    expect(await store.searchScope()).toEqual({ messages: 2, oldestAt: T0 - DAY })
+    await store.keepMessages([message('old one', { createdAt: BASE_TIME - DAY }), message('new one')])
+    expect(await store.searchScope()).toEqual({ messages: 2, oldestAt: BASE_TIME - DAY })
     await store.clearHistory()
     expect(await store.searchScope()).toEqual({ messages: 0, oldestAt: null })
     expect(await find(['one'])).toEqual([])
