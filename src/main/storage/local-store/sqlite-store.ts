@@ -241,9 +241,11 @@ export class SqliteStore implements LocalStore {
     const take = (match: string): void => {
       for (const candidate of this.#candidates(match)) if (within(candidate, bounds)) found.push(candidate)
     }
-    const few = (match: string): boolean => (this.#searchSql.count.get(match, SORTED_AT_ONCE + 1) as number) <= SORTED_AT_ONCE
+    // Each evaluation of a word being typed reads all the index holds under its prefix when no
+    // prefix index serves it (longer than 4 characters): so as few evaluations as can be.
+    const count = (match: string): number => this.#searchSql.count.get(match, SORTED_AT_ONCE + 1) as number
     const done = (): Candidate[] => found.sort(newestFirst).slice(0, wanted)
-    if (few(expression)) {
+    if (count(expression) <= SORTED_AT_ONCE) {
       take(expression)
       return done()
     }
@@ -253,8 +255,9 @@ export class SqliteStore implements LocalStore {
     const oldest = Math.max(range.oldest, bounds.since ?? -Infinity)
     for (const month of monthsBack(newest, oldest)) {
       const inMonth = inPeriod(expression, facet.month(month.start))
-      if ((this.#searchSql.count.get(inMonth, 1) as number) === 0) continue
-      if (few(inMonth)) take(inMonth)
+      const matches = count(inMonth)
+      if (matches === 0) continue
+      if (matches <= SORTED_AT_ONCE) take(inMonth)
       else
         for (const day of daysBack(Math.min(newest, month.end), Math.max(oldest, month.start))) {
           take(inPeriod(expression, facet.day(day)))
