@@ -213,7 +213,8 @@ describe('pictures from an origin that is not a picture origin', () => {
     expect(source === pictureUrl || source === `${/^\/kept-pictures\/[\w-]+/.exec(source ?? '')?.[0]}?url=${encodeURIComponent(pictureUrl)}`, String(source)).toBe(true)
     await picture.scrollIntoViewIfNeeded()
     await expect.poll(() => loadedWidth(picture), { timeout: 30_000 }).toBe(40)
-    const avatar = message().locator(`img[src="${avatarUrl}"]`)
+    // The sender's avatar too: from that origin, or the copy main kept of it.
+    const avatar = message().locator(`img[src="${avatarUrl}"], img[src^="/kept-pictures/"][src$="?url=${encodeURIComponent(avatarUrl)}"]`)
     await expect.poll(() => loadedWidth(avatar), { timeout: 30_000 }).toBe(40)
     expect(await message().getByRole('link', { name: pictureUrl }).count()).toBe(0)
 

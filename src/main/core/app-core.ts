@@ -131,10 +131,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let outboxBack: Promise<void> = Promise.resolve()
   /**
    * Settles once what the signed-in account's store keeps (its list and outbox) is back, or there is
-   * none; the list is asked of the service again the moment it is, before anything waiting on this
-   * runs. The store opens in a thread of its own and push may be live before it is: catch-up goes on
-   * from what is kept, and must ask for the list after that (of two lists asked for at once, only
-   * the later one counts), so it waits for this.
+   * none, and the list has then been asked of the service again (whether it answered or not). The
+   * store opens in a thread of its own and push may be live before it is: catch-up goes on from what
+   * is kept, and must ask for the list after that (of two lists asked for at once, only the later one
+   * counts); and the outbox it resumes must find a chat listed only for its unsent first message in
+   * the list, by name. So catch-up waits for this.
    */
   let keptShown: Promise<void> = Promise.resolve()
 
@@ -222,14 +223,14 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // What this device kept shows first; the service then brings it up to date. Chats whose
       // first message never went are listed again with it, before it is sent again.
       const shown = showKept(me, store).then(() => outboxKept)
-      keptShown = shown.catch(() => undefined)
-      shown
-        .then(() => refreshConversations())
-        .then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
-        .then(
-          () => outbox.resume(),
-          () => undefined
-        )
+      const listed = shown.then(() => refreshConversations()).then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
+      // Catch-up (and the outbox it resumes) waits for the list too: a chat listed only for its
+      // unsent first message must be in it, by name, before that message goes out again.
+      keptShown = listed.catch(() => undefined)
+      listed.then(
+        () => outbox.resume(),
+        () => undefined
+      )
     },
     signedOut: async (byUser) => {
       // What the user wrote stays in their store, to go out when they sign back in; nobody else
