@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, PendingMessage } from '@shared/messages'
-import { StoreThread } from './store-thread'
+import { loadSqliteFrom, StoreThread } from './store-thread'
 
 const GROUP = '7001' as ConversationId
 const KEY = 'ab'.repeat(32)
@@ -110,5 +111,23 @@ describe("a store's worker thread", () => {
     const dying = new StoreThread('a thread that dies', { script: "require('node:worker_threads').parentPort.on('message', () => process.exit(7))", eval: true })
     threads.push(dying)
     await expect(dying.request('call', { method: 'outbox', args: [] })).rejects.toThrow('the worker thread of a thread that dies stopped (exit code 7)')
+  })
+})
+
+describe('the SQLite a thread loads', () => {
+  afterEach(() => loadSqliteFrom(null))
+
+  it('is the addon main names, when it names one (the Electron window of npm start loads its own build)', async () => {
+    const addon = createRequire(import.meta.url).resolve('better-sqlite3-multiple-ciphers/build/Release/better_sqlite3.node')
+    loadSqliteFrom(addon)
+    const store = thread()
+    await store.request('open', { file: join(directory, 'named.db'), key: KEY })
+    expect(await store.request('call', { method: 'messageCount', args: [GROUP] })).toBe(0)
+  })
+
+  it('says the store cannot open when the addon named is not there, and nothing else is tried', async () => {
+    loadSqliteFrom(join(directory, 'no-such-addon.node'))
+    const store = thread()
+    await expect(store.request('open', { file: join(directory, 'never.db'), key: KEY })).rejects.toThrow(/no-such-addon/)
   })
 })

@@ -43,6 +43,18 @@ export function startStoreWorkersFrom(file: string): void {
   builtFromSources = file
 }
 
+/** The SQLite addon store workers load, when not the one beside the package's JavaScript; null: that one. */
+let sqliteAddon: string | null = null
+
+/**
+ * Store workers load SQLite's native addon from `file`: the Electron window of `npm start` runs on
+ * an ABI other than Node's, and loads a build of its own (scripts/electron-sqlite.mjs), while
+ * node_modules keeps the one Node needs. Set once, before any store opens.
+ */
+export function loadSqliteFrom(file: string | null): void {
+  sqliteAddon = file
+}
+
 /** A TypeScript worker, run through tsx. */
 export function throughTsx(worker: URL): WorkerScript {
   const tsx = import.meta.resolve('tsx/esm/api')
@@ -69,7 +81,7 @@ export class StoreThread {
     readonly name: string,
     { script, eval: isCode }: WorkerScript = storeWorkerScript()
   ) {
-    this.#worker = new Worker(script, { eval: isCode, name })
+    this.#worker = new Worker(script, { eval: isCode, name, workerData: { sqliteAddon } })
     this.#worker.unref()
     this.#worker.on('message', (answer: Answer) => this.#answered(answer))
     this.#worker.on('error', (error) => this.#die(new Error(`the worker thread of ${name} failed: ${error.message}`, { cause: error })))

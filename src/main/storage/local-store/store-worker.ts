@@ -5,8 +5,8 @@
 // Requests run one at a time in the order they came, each answered before the next begins; main
 // (store-thread.ts) sees the answers in that order. The same script serves the short-lived thread
 // that runs a store's integrity check on a connection of its own.
-import { parentPort } from 'node:worker_threads'
-import Sqlite, { type Database } from 'better-sqlite3-multiple-ciphers'
+import { parentPort, workerData } from 'node:worker_threads'
+import Sqlite, { type Database, type Options } from 'better-sqlite3-multiple-ciphers'
 import type { PendingMessage } from '@shared/messages'
 import { migrate } from './migrations'
 import { SqliteStore } from './sqlite-store'
@@ -62,7 +62,7 @@ async function handle(request: Request): Promise<unknown> {
 
 /** Opens, keys and migrates the database; throws if any of it fails, closing what it opened. */
 function openFile(file: string, key: string, maxPages: number | undefined): Database {
-  const db = new Sqlite(file)
+  const db = database(file)
   try {
     keyed(db, key)
     if (maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPages)}`)
@@ -81,8 +81,15 @@ function openFile(file: string, key: string, maxPages: number | undefined): Data
   }
 }
 
+/** The addon main told the thread to load SQLite from (store-thread.ts `loadSqliteFrom`); null: the package's own. */
+const sqliteAddon = (workerData as { sqliteAddon?: string | null } | null)?.sqliteAddon ?? null
+
+function database(file: string, options: Options = {}): Database {
+  return new Sqlite(file, sqliteAddon === null ? options : { ...options, nativeBinding: sqliteAddon })
+}
+
 function inMemory(): Database {
-  const db = new Sqlite(':memory:')
+  const db = database(':memory:')
   migrate(db)
   return db
 }
@@ -93,7 +100,7 @@ function inMemory(): Database {
  */
 function check({ file, key }: DatabaseAt): string {
   if (file === null) return 'ok'
-  const db = new Sqlite(file, { readonly: true })
+  const db = database(file, { readonly: true })
   try {
     keyed(db, key)
     return String(db.pragma('quick_check', { simple: true }))
@@ -106,7 +113,7 @@ function outboxOf({ file, key }: DatabaseAt): PendingMessage[] {
   if (file === null) return []
   let db: Database | undefined
   try {
-    db = new Sqlite(file, { readonly: true })
+    db = database(file, { readonly: true })
     keyed(db, key)
     return (db.prepare('SELECT json FROM outbox ORDER BY position').all() as { json: string }[]).map((row) => JSON.parse(row.json) as PendingMessage)
   } catch {
