@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { electronBinary, installElectron, missingElectronAdvice } from './electron-shell.mjs'
+import { electronSqliteBinding } from './electron-sqlite.mjs'
 import { browserOpener, openInBrowser } from './open-browser.mjs'
 import { builtDataDir, ensureBuilt, ensureHostBuilt, exited, root, runBuiltHost, runTypeScript } from './web.mjs'
 
@@ -128,6 +129,9 @@ async function main() {
     if (spawnSync(bin, ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' }).status !== 0) {
       throw new Error('The build failed (see above).')
     }
+    // The store's SQLite for Electron's ABI, beside node_modules' one for Node (the service's).
+    const sqlite = electronSqliteBinding(root)
+    if (sqlite !== null) environment.PARLEY_SQLITE_BINDING = sqlite
     app = spawn(electron, ['.'], { cwd: root, stdio: 'inherit', env: environment, detached: process.platform !== 'win32' })
   } else {
     console.log(missingElectronAdvice())

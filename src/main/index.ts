@@ -35,6 +35,7 @@ import { systemIdle, watchPowerEvents } from './desktop/system-idle'
 import { SafeStorageTokenVault } from './desktop/token-vault'
 import { keychainSealing } from './desktop/store-key-sealing'
 import { FileLocalStores } from './storage/local-store/local-stores'
+import { loadSqliteFrom } from './storage/local-store/store-thread'
 import { TrayService } from './desktop/tray'
 import { TrayIcons } from './desktop/tray-icon'
 import { UnreadBadge } from './desktop/unread-badge'
@@ -147,6 +148,10 @@ async function main(): Promise<void> {
     saved: { get: () => settings.get('service'), set: (saved) => settings.set('service', saved) },
     environment
   })
+  // `npm start` runs this window on Electron's ABI with node_modules built for Node's: it fetched a
+  // SQLite built for Electron and says where (scripts/electron-sqlite.mjs). A package has its own.
+  const sqliteAddon = process.env.PARLEY_SQLITE_BINDING
+  if (!app.isPackaged && sqliteAddon !== undefined) loadSqliteFrom(sqliteAddon)
   const core: AppCore = createAppCore({
     service,
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
