@@ -149,9 +149,10 @@ async function main(): Promise<void> {
     environment
   })
   // `npm start` runs this window on Electron's ABI with node_modules built for Node's: it fetched a
-  // SQLite built for Electron and says where (scripts/electron-sqlite.mjs). A package has its own.
-  const sqliteAddon = process.env.PARLEY_SQLITE_BINDING
-  if (!app.isPackaged && sqliteAddon !== undefined) loadSqliteFrom(sqliteAddon)
+  // SQLite built for Electron and says where (scripts/electron-sqlite.mjs). A package has its own,
+  // and takes nothing from its environment (serviceEnvironment).
+  const sqliteAddon = environment.PARLEY_SQLITE_BINDING
+  if (sqliteAddon !== undefined) loadSqliteFrom(sqliteAddon)
   const core: AppCore = createAppCore({
     service,
     vault: new SafeStorageTokenVault({ store: keyValueStore('vault'), encryption: safeStorage, log }),
