@@ -2,38 +2,18 @@
 // sent a picture long ago in a group, and 160 messages since, so it was never on Ada's screen: once
 // the history has downloaded, Ada's Pictures shows it, opens it large, and Go to message brings the
 // message into view in place, highlighted and focused, with Jump to latest back to the newest.
-import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
-import { encodePng } from '../../src/main/desktop/png'
-import { ServiceRest } from '../support/service-rest'
-import { seedHistory, seededText } from './long-history'
+import { seededText } from './long-history'
+import { AFTER, GROUP, PICTURE_TEXT, seedOldPicture } from './old-picture'
 import { conversation, EndToEnd } from './support'
-
-const GROUP = 'Launch Team'
-const AFTER = 160
-const PICTURE_TEXT = 'The old sunset picture'
 
 let world: EndToEnd
 let ada: Page
 
-function sunsetPng(): Buffer {
-  const bitmap = blankBitmap(30, 20)
-  for (let x = 0; x < 30; x += 1) for (let y = 0; y < 20; y += 1) setPixel(bitmap, x, y, [250, 120 + y * 4, 40, 255])
-  return encodePng(bitmap)
-}
-
 beforeAll(async () => {
   world = await EndToEnd.start()
-  const rest = new ServiceRest(world.origin, { appId: 'e2e-check' })
-  const token = await rest.restToken(world.account('Grace'), 'pictures-grace')
-  const response = await fetch(`${world.origin}/image/pictures`, { method: 'POST', headers: { 'content-type': 'image/png', 'x-access-token': token }, body: sunsetPng() })
-  const pictureUrl = ((await response.json()) as { payload: { url: string } }).payload.url
-  const groups = await world.get<{ response: { id: string; name: string }[] }>('/v3/groups?per_page=100', token)
-  const group = groups.response.find((candidate) => candidate.name === GROUP)
-  await rest.post(`/v3/groups/${group?.id}/messages`, { message: { source_guid: randomUUID(), text: PICTURE_TEXT, attachments: [{ type: 'image', url: pictureUrl }] } }, { token })
-  await seedHistory(world, GROUP, AFTER, 'Grace')
+  await seedOldPicture(world, 'pictures-grace')
 }, 120_000)
 
 afterAll(async () => {
