@@ -19,6 +19,7 @@ import { keyed } from '../../src/main/storage/local-store/sqlcipher-key'
 import { buildSearchIndex } from '../../src/main/storage/local-store/migrations'
 import { PLAIN_FILE, StoreKeys } from '../../src/main/storage/local-store/store-keys'
 import { distribution, percentile, type PartResult } from './figures'
+import { seededRandom } from '../../server/src/seed/prng'
 
 export interface SearchOptions {
   messages: number
@@ -31,18 +32,6 @@ const END = Date.UTC(2026, 0, 1) / 1000
 const SPAN = 5 * 365 * 86_400
 const PAGE = 1_000
 const QUERIES = 200
-
-/** mulberry32: a small seeded generator, the same sequence on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 const COMMON =
   'the to and a i you it is that of in for on we this be have are at with so not just like do get was going what can my me your if all but up out about no yes ok will know time good think see one how when there now new would back then go really got come want today tomorrow night day work home'.split(
@@ -62,7 +51,7 @@ interface Seeded {
 }
 
 function vocabulary(): Seeded {
-  const random = seeded(2026)
+  const random = seededRandom(2026)
   const words = new Set<string>(COMMON)
   while (words.size < 30_000) {
     let word = ''
@@ -134,7 +123,7 @@ function conversationHistory(index: number, count: number, words: Seeded): Messa
 
 /** The 200 queries, as typed, the same every run. */
 function queries(words: Seeded): string[] {
-  const random = seeded(7)
+  const random = seededRandom(7)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
   const ranked = (from: number, to: number): string => words.vocabulary[from + Math.floor(random() * (to - from))] as string
   const sampleWords = (): string[] => pick(words.samples).split(' ')

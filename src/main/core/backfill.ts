@@ -23,7 +23,8 @@ import { systemTimers, type Timers } from './timers'
 export const BACKFILL_PAGE = 100
 /** Between one page and the next: five a second at most, half of where a deployment starts refusing. */
 export const BACKFILL_INTERVAL_MS = 200
-const FIRST_BACKOFF_MS = 2_000
+/** The first wait after the service said it is busy or out of order; each further one doubles. */
+export const BACKFILL_FIRST_BACKOFF_MS = 2_000
 const LONGEST_BACKOFF_MS = 120_000
 
 export interface BackfillDependencies {
@@ -89,7 +90,7 @@ export class Backfill {
     this.#timers = deps.timers ?? systemTimers
     this.#now = deps.now ?? Date.now
     this.#intervalMs = deps.intervalMs ?? BACKFILL_INTERVAL_MS
-    this.#firstBackoffMs = deps.firstBackoffMs ?? FIRST_BACKOFF_MS
+    this.#firstBackoffMs = deps.firstBackoffMs ?? BACKFILL_FIRST_BACKOFF_MS
     this.#longestBackoffMs = deps.longestBackoffMs ?? LONGEST_BACKOFF_MS
   }
 

@@ -13,7 +13,7 @@ import type { Poll } from '@shared/polls'
 import { isKeptPicture } from '@shared/image-files'
 import type { InvokeHandlers } from '@shared/window-api'
 import { AppError } from './app-error'
-import { BACKFILL_INTERVAL_MS, BACKFILL_PAGE } from './backfill'
+import { BACKFILL_FIRST_BACKOFF_MS, BACKFILL_INTERVAL_MS, BACKFILL_PAGE } from './backfill'
 import { dataUrl, htmlHead, htmlMessage, htmlTail, type EmbeddedPicture, type HtmlExportContext } from './export-html'
 import { errorCodeOf } from './failures'
 import type { MessageFlow } from './message-flow'
@@ -27,7 +27,6 @@ const PIECE_CHARS = 256 * 1024
 /** Pictures fetched at once for the file, as the picture keeper does: a few. */
 const PICTURES_AT_ONCE = 3
 const RETRIES = 5
-const FIRST_BACKOFF_MS = 2_000
 
 export interface ExporterDependencies {
   service: Pick<TimelineService, 'latestMessages' | 'messagesBefore'>
@@ -137,7 +136,7 @@ export class Exporter {
       } catch (error) {
         const code = errorCodeOf(error)
         if ((code !== 'RATE_LIMITED' && code !== 'NETWORK') || attempt + 1 >= RETRIES) throw error
-        await this.#wait((this.#deps.firstBackoffMs ?? FIRST_BACKOFF_MS) * 2 ** attempt, run)
+        await this.#wait((this.#deps.firstBackoffMs ?? BACKFILL_FIRST_BACKOFF_MS) * 2 ** attempt, run)
         if (run.cancelled) return null
       }
     }
