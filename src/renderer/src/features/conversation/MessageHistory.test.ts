@@ -48,7 +48,8 @@ async function scrollToTop(): Promise<void> {
   await waitFor(() => expect(drawnIds()[0]).not.toBe(before))
 }
 
-describe('a long history', () => {
+// Thousands of rows through jsdom: seconds of work on a busy machine, more than the default 5 s allows.
+describe('a long history', { timeout: 20_000 }, () => {
   let removeLayout: () => void = () => {}
   beforeEach(() => {
     removeLayout = layOutHistory()
