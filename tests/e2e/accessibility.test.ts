@@ -200,4 +200,18 @@ describe('accessibility, measured with axe-core against WCAG 2.2 AA', () => {
     await audit('a profile')
     await close(profile)
   })
+
+  it('the search of messages: its results, its filters and the open conversation’s filter', async () => {
+    await conversation(ada, CHAT).click()
+    await ada.keyboard.press('Control+F')
+    const box = ada.getByRole('searchbox', { name: 'Search messages' })
+    await box.fill('a')
+    await ada.getByRole('list', { name: 'Search results' }).waitFor()
+    await ada.getByRole('button', { name: 'Filters' }).click()
+    await audit('search results in one conversation, with the filters open')
+    await box.fill('nothingmatchesthisword')
+    await ada.getByText('No messages match “nothingmatchesthisword”.').waitFor()
+    await audit('a search that found nothing')
+    await box.press('Escape')
+  })
 })

@@ -3,6 +3,8 @@
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' })
 const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' })
 const shortDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
+const yearDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' })
+const calendar = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' })
 const longDate = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
 const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' })
 
@@ -21,6 +23,17 @@ export function listTime(seconds: number, now = new Date()): string {
   if (days === 1) return 'Yesterday'
   if (days < 7) return weekday.format(seconds * 1000)
   return shortDate.format(seconds * 1000)
+}
+
+/** For a search result, which may be years old: "14:05", "Yesterday", "3 Mar", "3 Mar 2021". */
+export function resultTime(seconds: number, now = new Date()): string {
+  if (new Date(seconds * 1000).getFullYear() === now.getFullYear()) return listTime(seconds, now)
+  return yearDate.format(seconds * 1000)
+}
+
+/** A day without its weekday: "3 March 2024". */
+export function calendarDay(seconds: number): string {
+  return calendar.format(seconds * 1000)
 }
 
 /** For a message: the time of day; the day itself is on the divider above. */

@@ -60,6 +60,16 @@ export class AppModel {
     if (opened) this.conversations.update(opened)
   }
 
+  /**
+   * Opens a conversation at one of its messages, loaded in context, highlighted and focused.
+   * Resolves false when the message could not be reached.
+   */
+  async openAt(id: ConversationId, messageId: string): Promise<boolean> {
+    await this.openConversation(id)
+    if (this.view.conversationId !== id) return false
+    return this.view.openAt(messageId)
+  }
+
   /** Shows no conversation: the open one is gone (the user left or deleted the group), with why. */
   closeConversation(notice: string | null = null): void {
     this.view.close()
