@@ -632,6 +632,34 @@ describe('hostile content shown to Ada', () => {
     await expectNothingRan()
   })
 
+  it('finds the corpus by search, every snippet drawn as text with only the matched word marked, and nothing run', async () => {
+    await hostileGroup(ada, GROUPS.markup.name).click()
+    await ada.getByRole('heading', { name: GROUPS.markup.name, level: 2 }).waitFor()
+    await ada.keyboard.press('Control+F')
+    const box = ada.getByRole('searchbox', { name: 'Search messages' })
+    const payloads = MESSAGES.filter((message) => message.text.toLowerCase().includes('onerror'))
+    const hits = ada.getByRole('list', { name: 'Search results' }).getByRole('button')
+    await expect
+      .poll(
+        async () => {
+          await box.fill('')
+          await box.fill('onerror')
+          await ada.locator('section[aria-label="Message search results"] .searched').waitFor()
+          return (await hits.count()) >= payloads.length
+        },
+        { timeout: 30_000, interval: 1000 }
+      )
+      .toBe(true)
+    for (const text of await hits.allTextContents()) expect(text.toLowerCase()).toContain('onerror')
+    for (const marks of await hits.evaluateAll((buttons) => buttons.map((button) => [...button.querySelectorAll('mark')].map((mark) => mark.textContent?.toLowerCase())))) {
+      expect(marks.length).toBeGreaterThan(0)
+      expect(new Set(marks)).toEqual(new Set(['onerror']))
+    }
+    await expectNothingRan()
+    expect(await layoutProblems(ada, ['section[aria-label="Message search results"]'])).toEqual([])
+    await box.press('Escape')
+  })
+
   it('exports the markup group to an HTML file without a script, which shows every message as text and runs nothing when opened', async () => {
     await hostileGroup(ada, GROUPS.markup.name).click()
     await ada.getByRole('heading', { name: GROUPS.markup.name, level: 2 }).waitFor()
