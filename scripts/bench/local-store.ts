@@ -4,7 +4,8 @@
 // every connection and answers nothing, as a service that hangs does) and her app starts again on
 // the same data directory: the time from the spawn of its process to every seeded conversation
 // listed (from the store), and the time to open the long conversation (from the store), read
-// beside the same first open in a fresh page with the service answering.
+// beside the same first open in a fresh page with the service answering. With every history kept,
+// a search is typed into the page (search-typing.ts).
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,6 +20,7 @@ import { measurePushes, openGroup, type LatencyOptions } from './latency'
 import { RawFayeClient } from './raw-faye'
 import { epochNow } from './probes/records'
 import { timeOpen } from './open-watch'
+import { measureSearchTyping } from './search-typing'
 import { LONG_GROUP, seededGroupName } from './seed'
 import { openSignedIn, sleep, waitUntil, type Run } from './session'
 
@@ -147,6 +149,7 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     const downloadSeconds = (epochNow() - signInStarted) / 1000
     await conversation(first.page, names.at(-1) ?? LONG_GROUP).waitFor()
     const online = await timeOpen(first.page, () => conversation(first.page, LONG_GROUP).click(), newest)
+    const typing = await measureSearchTyping(first.page)
     await first.close()
     const dataDir = join(run.dataRoot, STORED_DATA_DIR)
     const usage = await storeUsage(dataDir)
@@ -180,14 +183,16 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
         push_to_dom_p99_during_backfill: during.figures.push_to_dom_p99 ?? Number.NaN,
         cold_start_cached_100_ms: median(starts),
         open_stored_10k_ms: median(opens),
-        store_bytes_per_message: usage.messages === 0 ? Number.NaN : usage.bytes / usage.messages
+        store_bytes_per_message: usage.messages === 0 ? Number.NaN : usage.bytes / usage.messages,
+        search_typing_long_frames: typing.search.longFrames
       },
       baselines: {
         backfill_msgs_per_s: `MS1 paging ${paging.toFixed(0)}; polite pace ${POLITE_MESSAGES_PER_S}`,
         push_to_dom_p99_during_backfill: 'push_to_dom_p99, no download',
         cold_start_cached_100_ms: 'cold_start_100_ms, nothing stored',
         open_stored_10k_ms: `from the service ${online.toFixed(1)} in a page in use, ${median(freshOnline).toFixed(1)} as a fresh page's first`,
-        store_bytes_per_message: `${usage.messages} messages kept`
+        store_bytes_per_message: `${usage.messages} messages kept`,
+        search_typing_long_frames: `${typing.search.frames} frames; typed in Message ${typing.baseline.longFrames} of ${typing.baseline.frames}`
       }
     }
   } finally {
