@@ -33,6 +33,21 @@ export class ConversationsModel {
     this.list.edit((all) => all.map((c) => (c.id === conversation.id ? conversation : c)))
   }
 
+  /**
+   * The conversation after (1) or before (-1) the selected one in the list's order, or among those
+   * with unread messages; with none selected, the first or the last. Undefined at the list's end.
+   */
+  step(direction: 1 | -1, unreadOnly: boolean): Conversation | undefined {
+    const list = this.sorted
+    const index = list.findIndex((conversation) => conversation.id === this.selectedId)
+    const from = index !== -1 ? index : direction === 1 ? -1 : list.length
+    for (let at = from + direction; at >= 0 && at < list.length; at += direction) {
+      const candidate = list[at]
+      if (candidate !== undefined && (!unreadOnly || candidate.unreadCount > 0)) return candidate
+    }
+    return undefined
+  }
+
   select(id: ConversationId | null): void {
     this.selectedId = id
   }
