@@ -283,6 +283,16 @@ describe('the keyboard', () => {
     await expect.poll(() => pinned.getAttribute('aria-expanded')).toBe('false')
     expect(await search.inputValue()).toBe('e')
 
+    // From inside a panel, focus goes back to the button that opened it.
+    const polls = ada.getByRole('button', { name: 'Polls', exact: true })
+    await polls.click()
+    const pollsPanel = ada.getByRole('region', { name: 'Polls' })
+    await pollsPanel.getByRole('button', { name: 'Close' }).focus()
+    await ada.keyboard.press('Escape')
+    await expect.poll(() => polls.getAttribute('aria-expanded')).toBe('false')
+    expect(await hasFocus(polls)).toBe(true)
+    expect(await search.inputValue()).toBe('e')
+
     // Then the search.
     await ada.keyboard.press('Escape')
     await expect.poll(() => search.inputValue()).toBe('')
