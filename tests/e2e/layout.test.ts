@@ -254,6 +254,20 @@ describe('every state of every control keeps AA contrast, in both themes', () =>
     expect(found).toEqual([])
   }, 300_000)
 
+  it('in Go to with its options, and in Keyboard shortcuts', async () => {
+    const page = await ada()
+    await page.keyboard.press('Control+k')
+    const goTo = dialog(page, 'Go to')
+    await goTo.getByRole('option').first().waitFor()
+    const found = await shortfalls(page, { name: 'Go to', root: 'dialog[open]' })
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Control+/')
+    await dialog(page, 'Keyboard shortcuts').waitFor()
+    found.push(...(await shortfalls(page, { name: 'Keyboard shortcuts', root: 'dialog[open]' })))
+    await page.keyboard.press('Escape')
+    expect(found).toEqual([])
+  }, 180_000)
+
   it('in Settings, each of its tabs', async () => {
     const page = await ada()
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
