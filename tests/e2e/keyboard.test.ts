@@ -351,6 +351,31 @@ describe('the keyboard', () => {
     expect(await composer().inputValue()).toBe('Xhello worldY')
     expect(await scrollTop()).toBe(kept)
     await composer().fill('')
+  })
+
+  it('on macOS, Cmd is the command key, and the sheet names Cmd and Option', async () => {
+    const mac = (await world.openApp('ada-mac', { initScript: `Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'MacIntel' })` })).page
+    await world.signIn(mac, world.account('Ada'))
+    // Ctrl+K on a Mac belongs to the text field (delete to the end of the line), not to Go to.
+    const macGoTo = mac.getByRole('dialog', { name: 'Go to', exact: true })
+    await mac.keyboard.press('Control+k')
+    await mac.waitForTimeout(300)
+    expect(await macGoTo.count()).toBe(0)
+    await mac.keyboard.press('Meta+k')
+    await macGoTo.getByRole('combobox', { name: 'Conversation or person' }).fill('hikers')
+    await macGoTo.getByRole('option', { name: new RegExp(FIRST_GROUP) }).waitFor()
+    await mac.keyboard.press('Enter')
+    await expect.poll(() => mac.getByRole('main').getByRole('heading', { level: 2 }).textContent()).toBe(FIRST_GROUP)
+    await mac.keyboard.press('Meta+/')
+    const sheet = mac.getByRole('dialog', { name: 'Keyboard shortcuts', exact: true })
+    await sheet.waitFor()
+    const keys = (await sheet.locator('kbd').allTextContents()).map((key) => key.trim())
+    // Cmd is drawn, and read out as Command.
+    expect(keys).toContain('CmdCommand')
+    expect(keys).toContain('Option')
+    expect(keys).not.toContain('Ctrl')
+    await mac.keyboard.press('Escape')
+    await sheet.waitFor({ state: 'hidden' })
     expect(world.pageErrors).toEqual([])
   })
 })
