@@ -33,7 +33,10 @@ export interface Conversation {
   groupType?: GroupType
   /** Requests to join waiting for the user's approval, in a group they manage. */
   joinRequestCount?: number
-  /** How many messages the service said the conversation has, when the list was read; absent when it did not say. */
+  /**
+   * How many messages the conversation has: what the service said when the list was read, with each
+   * newer message learnt of since; absent when the service did not say.
+   */
   messageCount?: number
 }
 

@@ -190,6 +190,26 @@ describe('Conversations', () => {
     expect(announced).toEqual([])
   })
 
+  it('counts each newer message into the service’s count of the conversation, and a message already known not again', async () => {
+    const service = new MemoryService(ME)
+    service.addConversation(GROUP, { counted: true })
+    service.addConversation(CHAT)
+    service.writeMany(GROUP, 3, '2')
+    const { conversations } = conversationsOver(service, seenBefore({}))
+    await conversations.refresh(ME.id)
+    expect(conversations.get(GROUP)?.messageCount).toBe(3)
+
+    const arrived = service.write(GROUP, { senderId: '2' })
+    conversations.record(arrived, { read: false })
+    conversations.record(arrived, { read: false })
+    conversations.record(service.write(GROUP, { senderId: ME.id }), { read: true })
+    expect(conversations.get(GROUP)?.messageCount).toBe(5)
+
+    // Not said by the service: not made up here.
+    conversations.record(service.write(CHAT, { senderId: '2' }), { read: false })
+    expect(conversations.get(CHAT)?.messageCount).toBeUndefined()
+  })
+
   it('previews the newest message as the service now has it, edited or deleted, and leaves the preview alone for any other', async () => {
     const service = serviceWith(GROUP)
     const [older, newest] = service.writeMany(GROUP, 2, '2') as [Message, Message]

@@ -251,7 +251,9 @@ export class Conversations {
       lastActivityAt: Math.max(conversation.lastActivityAt, message.createdAt),
       lastMessageId: message.id,
       preview: { senderName: message.senderName, text: message.text, hasAttachments: message.attachments.length > 0 },
-      unreadCount: countsAsUnread ? Math.min(conversation.unreadCount + 1, UNREAD_COUNT_CAP) : conversation.unreadCount
+      unreadCount: countsAsUnread ? Math.min(conversation.unreadCount + 1, UNREAD_COUNT_CAP) : conversation.unreadCount,
+      // The service's count was of the messages before this one: the history's positions count it too.
+      ...(conversation.messageCount === undefined ? {} : { messageCount: conversation.messageCount + 1 })
     })
     if (options.read) this.#rememberRead(conversation.id, message.id)
     this.#announce()
@@ -365,8 +367,8 @@ export class Conversations {
   #newerOf(fetched: Conversation, known: Conversation | undefined): Conversation {
     if (known?.lastMessageId == null) return fetched
     if (fetched.lastMessageId !== null && compareIds(fetched.lastMessageId, known.lastMessageId) >= 0) return fetched
-    const { lastActivityAt, lastMessageId, preview, unreadCount } = known
-    return { ...fetched, lastActivityAt, lastMessageId, preview, unreadCount }
+    const { lastActivityAt, lastMessageId, preview, unreadCount, messageCount } = known
+    return { ...fetched, lastActivityAt, lastMessageId, preview, unreadCount, ...(messageCount === undefined ? {} : { messageCount }) }
   }
 
   #withMuteInForce(conversation: Conversation): Conversation {

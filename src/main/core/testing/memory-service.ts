@@ -31,6 +31,7 @@ interface StoredConversation {
   name: string
   createdAt: number
   messages: Message[]
+  counted: boolean
 }
 
 /** How long the service refuses a repeated source_guid, from the message that used it. */
@@ -65,8 +66,9 @@ export class MemoryService implements MessageService {
     this.#me = me
   }
 
-  addConversation(id: ConversationId, options: { name?: string; createdAt?: number } = {}): void {
-    this.#conversations.set(id, { id, name: options.name ?? `Conversation ${id}`, createdAt: options.createdAt ?? this.now, messages: [] })
+  /** `counted`: the list says how many messages it has, as the service's does. */
+  addConversation(id: ConversationId, options: { name?: string; createdAt?: number; counted?: boolean } = {}): void {
+    this.#conversations.set(id, { id, name: options.name ?? `Conversation ${id}`, createdAt: options.createdAt ?? this.now, messages: [], counted: options.counted === true })
   }
 
   /** Someone writes in a conversation, as the service would store it. */
@@ -153,7 +155,8 @@ export class MemoryService implements MessageService {
           lastMessageId: last?.id ?? null,
           preview: last ? { senderName: last.senderName, text: last.text, hasAttachments: false } : null,
           unreadCount: 0,
-          mute: this.mutedGroups.has(stored.id) ? { until: null } : null
+          mute: this.mutedGroups.has(stored.id) ? { until: null } : null,
+          ...(stored.counted ? { messageCount: stored.messages.length } : {})
         }
       })
     )
