@@ -2,7 +2,7 @@
 // messages that main has not yet had accepted (the outbox).
 import { type ConversationId, compareIds } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
-import type { ImageAttachment, Message, PendingMessage } from '@shared/messages'
+import type { ImageAttachment, Message, MessagePage, PendingMessage } from '@shared/messages'
 import type { MuteDuration } from '@shared/attention'
 import type { InvokeResponse } from '@shared/window-api'
 import { SvelteMap } from 'svelte/reactivity'
@@ -22,6 +22,9 @@ function prependOlder(page: Message[], shown: Message[]): Message[] {
   const inOrder = newestOfPage.createdAt < oldestShown.createdAt || (newestOfPage.createdAt === oldestShown.createdAt && compareIds(newestOfPage.id, oldestShown.id) < 0)
   return inOrder ? [...page, ...shown] : mergeMessages(page, shown)
 }
+
+/** The most older pages an opening reads on its way to the first unread message. */
+const UNREAD_PAGES = 5
 
 export class ConversationViewModel {
   conversationId = $state<ConversationId | null>(null)
@@ -143,11 +146,14 @@ export class ConversationViewModel {
     try {
       const opened = await call('conversations:open', { conversationId: id })
       if (this.conversationId !== id) return null
+      const firstUnreadId = opened.firstUnreadId ?? null
+      const page = await this.#reaching(id, firstUnreadId, opened)
+      if (this.conversationId !== id) return null
       this.conversation = opened.conversation
-      this.messages = this.#withEarlyUpdates(mergeMessages(opened.messages, this.#early))
+      this.messages = this.#withEarlyUpdates(mergeMessages(page.messages, this.#early))
       this.#early = []
-      this.hasOlder = opened.hasOlder
-      this.firstUnreadId = opened.firstUnreadId ?? null
+      this.hasOlder = page.hasOlder
+      this.firstUnreadId = firstUnreadId
       this.#pending = this.#earlyPending ?? opened.pending
       this.#earlyPending = null
       this.status = 'ready'
@@ -164,6 +170,31 @@ export class ConversationViewModel {
       }
       return null
     }
+  }
+
+  /**
+   * The opening page with older messages put on top until it holds the first unread one, so the
+   * history opens at its "New messages" divider however many came since the user last looked (a
+   * bounded number: main counts no further back). From this device's store in one step when it
+   * keeps the stretch, else page by page; when a page fails, what was loaded stands, and
+   * `Jump to first unread` tries again later.
+   */
+  async #reaching(id: ConversationId, messageId: string | null, page: MessagePage): Promise<MessagePage> {
+    const has = (messages: Message[]) => messages.some((message) => message.id === messageId)
+    if (messageId === null || !page.hasOlder || has(page.messages)) return page
+    const beforeId = page.messages[0]?.id ?? null
+    const stretch = await call('conversations:openAt', { conversationId: id, messageId, beforeId }).catch(() => null)
+    if (this.conversationId !== id) return page
+    if (stretch?.found === true) return { messages: prependOlder(stretch.messages, page.messages), hasOlder: stretch.hasOlder }
+    let reached = page
+    for (let pages = 0; pages < UNREAD_PAGES && reached.hasOlder && !has(reached.messages); pages++) {
+      const oldest = reached.messages[0]
+      if (oldest === undefined) break
+      const older = await call('messages:loadOlder', { conversationId: id, beforeId: oldest.id }).catch(() => null)
+      if (older === null || this.conversationId !== id) break
+      reached = { messages: prependOlder(older.messages, reached.messages), hasOlder: older.hasOlder }
+    }
+    return reached
   }
 
   close(): void {

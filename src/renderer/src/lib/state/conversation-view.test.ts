@@ -34,6 +34,49 @@ describe('ConversationViewModel, long histories', () => {
     expect(view.firstUnreadId).toBe(messages[6]?.id)
   })
 
+  it('opens with the first unread message loaded when it is older than the newest page, page by page without a kept stretch', async () => {
+    const { fake, messages } = serving(400)
+    const firstUnread = messages[280]?.id ?? ''
+    fake.returns('conversations:open', { conversation: bookClub, messages: messages.slice(-PAGE), hasOlder: true, pending: [], firstUnreadId: firstUnread })
+    const view = new ConversationViewModel()
+
+    await view.open('g1')
+
+    expect(fake.callsTo('conversations:openAt')).toEqual([{ conversationId: 'g1', messageId: firstUnread, beforeId: messages[350]?.id }])
+    expect(fake.callsTo('messages:loadOlder')).toHaveLength(2)
+    expect(view.messages.map((m) => m.id)).toEqual(messages.slice(-150).map((m) => m.id))
+    expect(view.firstUnreadId).toBe(firstUnread)
+    expect(view.hasOlder).toBe(true)
+    // Not a jump the user asked for: nothing is focused or marked.
+    expect(view.focusRequest).toBeNull()
+  })
+
+  it('opens with the first unread message loaded in one step when this device keeps the stretch', async () => {
+    const { fake, messages } = serving(400)
+    const firstUnread = messages[300]?.id ?? ''
+    fake.returns('conversations:open', { conversation: bookClub, messages: messages.slice(-PAGE), hasOlder: true, pending: [], firstUnreadId: firstUnread })
+    fake.returns('conversations:openAt', { found: true, messages: messages.slice(290, 350), hasOlder: true })
+    const view = new ConversationViewModel()
+
+    await view.open('g1')
+
+    expect(fake.callsTo('messages:loadOlder')).toEqual([])
+    expect(view.messages.map((m) => m.id)).toEqual(messages.slice(290).map((m) => m.id))
+  })
+
+  it('opens with what it has when the first unread message cannot be reached', async () => {
+    const { fake, messages } = serving(400)
+    fake.returns('conversations:open', { conversation: bookClub, messages: messages.slice(-PAGE), hasOlder: true, pending: [], firstUnreadId: messages[100]?.id ?? null })
+    fake.fails('messages:loadOlder', 'NETWORK', 'The service cannot be reached.')
+    const view = new ConversationViewModel()
+
+    await view.open('g1')
+
+    expect(view.status).toBe('ready')
+    expect(view.messages).toHaveLength(PAGE)
+    expect(view.olderError).toBeNull()
+  })
+
   it('jumps to a message pages back: loads older pages until it is in, then asks the history to focus it', async () => {
     const { fake, messages } = serving(400)
     const view = new ConversationViewModel()
