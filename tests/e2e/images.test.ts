@@ -69,12 +69,9 @@ describe('pictures between two people', () => {
     expect(await picture.getAttribute('src')).toMatch(new RegExp(`^${world.origin}/image/i/[0-9a-f]{32}$`))
     await picture.scrollIntoViewIfNeeded()
     await expect.poll(() => loadedWidth(picture), { timeout: 30_000 }).toBe(40)
-    // Its box has the fixed height reserved before it loaded (15rem), so the history did not move,
-    // and a width that follows the picture: wider than high, for a picture twice as wide as high.
-    const box = await picture.boundingBox()
-    const rem = await grace.evaluate<number>('parseFloat(getComputedStyle(document.documentElement).fontSize)')
-    expect(box?.height).toBe(15 * rem)
-    expect(box?.width).toBeGreaterThan(15 * rem)
+    // Drawn at its own size, smaller than the largest box: not enlarged, nor padded into it.
+    await expect.poll(async () => (await picture.boundingBox())?.width).toBe(40)
+    expect((await picture.boundingBox())?.height).toBe(20)
 
     await message.getByRole('button', { name: /^Picture from / }).click()
     const viewer = grace.getByRole('dialog', { name: /^Picture from / })

@@ -11,6 +11,8 @@ export interface RowDrawing {
   drawnAhead(messageId: string): boolean
   /** Runs a job when the page is idle; returns what cancels it. */
   later(job: () => void): () => void
+  /** Changes a drawn row's height (a picture's box, once it is measured) keeping the reader's place. */
+  resizing(change: () => void): void
 }
 
 const KEY = Symbol('row-drawing')
