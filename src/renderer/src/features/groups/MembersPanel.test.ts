@@ -128,6 +128,20 @@ describe('Members: changing the roster', () => {
     expect(fake.callsTo('members:remove')).toEqual([{ groupId: 'g1', membershipId: 'ms4' }])
   })
 
+  it('isolates a right-to-left name in the question, so it cannot turn the app’s words around', async () => {
+    // Arabic, ending in a right-to-left override left open.
+    const nickname = 'ليلى\u202E'
+    const before = groupDetails('closed', 'admin')
+    const withName: GroupDetails = { ...before, members: before.members.map((m) => (m.membershipId === 'ms4' ? { ...m, nickname } : m)) }
+    const dialog = await openMembers(withGroup(withName))
+    await choose(memberItem(dialog, nickname), 'Remove')
+
+    const ask = screen.getByRole('alertdialog')
+    const question = within(ask).getByRole('heading')
+    expect(question.textContent).toBe(`Remove ${nickname} from the group?`)
+    expect([...question.querySelectorAll('bdi')].map((bdi) => bdi.textContent)).toEqual([nickname])
+  })
+
   it('bans a current member after saying they will be removed and cannot come back on their own', async () => {
     const before = groupDetails('closed', 'admin')
     const fake = withGroup(before).returns('members:ban', [

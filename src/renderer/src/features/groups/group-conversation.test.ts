@@ -124,7 +124,8 @@ describe('a group the user is no longer in', () => {
     fake.emit('conversations:changed', [])
     await waitFor(() => expect(screen.getByRole('heading', { name: 'No conversation selected' })).toBeInTheDocument())
     expect(screen.queryByRole('list', { name: 'Messages' })).toBeNull()
-    expect(screen.getByText('Book club was deleted, or you are no longer in it.')).toHaveAttribute('role', 'status')
+    const notice = screen.getByText((_, element) => element?.getAttribute('role') === 'status' && element.textContent === 'Book club was deleted, or you are no longer in it.')
+    expect(notice.querySelector('bdi')?.textContent).toBe('Book club')
   })
 
   it('keeps a chat open when the list does not have it: a chat just started is listed only once it has messages', async () => {

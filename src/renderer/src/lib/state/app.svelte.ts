@@ -5,6 +5,7 @@ import type { Me } from '@shared/session'
 import type { MuteDuration } from '@shared/attention'
 import { reportActivity } from '../activity-reporter'
 import { call, listen } from '../main-process'
+import type { TextPart } from '../given-text'
 import { ConnectionModel } from './connection.svelte'
 import { ConversationViewModel } from './conversation-view.svelte'
 import { ConversationsModel } from './conversations.svelte'
@@ -23,7 +24,7 @@ export class AppModel {
   /** What main says about what this device keeps, until dismissed. */
   readonly storageNotices = new StorageNoticesModel()
   /** A word on why the open conversation closed (the user left a group, or is no longer in it). */
-  notice = $state<string | null>(null)
+  notice = $state<readonly TextPart[] | null>(null)
   #stops: (() => void)[] = []
   /** Whose drafts the view holds: the last user who was signed in. */
   #draftsOf: string | null = null
@@ -71,7 +72,7 @@ export class AppModel {
   }
 
   /** Shows no conversation: the open one is gone (the user left or deleted the group), with why. */
-  closeConversation(notice: string | null = null): void {
+  closeConversation(notice: readonly TextPart[] | null = null): void {
     this.view.close()
     this.conversations.select(null)
     this.notice = notice
@@ -98,7 +99,7 @@ export class AppModel {
     const name = this.conversations.selected?.name ?? this.view.conversation?.name ?? 'this group'
     this.conversations.replace(list)
     if (openId === null || conversationKind(openId) !== 'group' || list.some((conversation) => conversation.id === openId)) return
-    this.closeConversation(`${name} was deleted, or you are no longer in it.`)
+    this.closeConversation([{ given: name }, ' was deleted, or you are no longer in it.'])
   }
 
   /**
