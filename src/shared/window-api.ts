@@ -27,6 +27,7 @@ import type { AddressCheck, ServiceSettings, ServiceSettingsView } from './servi
 import type { HistoryDownload, StorageState } from './storage'
 import type { ExportChunk, ExportFormat, ExportProgress, ExportResult, OpenAtRequest, PicturePage } from './conversation-files'
 import type { MessageSearchRequest, MessageSearchResult } from './search'
+import type { Draft, DraftPicture } from './drafts'
 
 type Empty = Record<string, never>
 
@@ -72,6 +73,10 @@ export interface InvokeContract {
   'uploads:start': { req: { uploadId: string; contentType: ImageContentType; bytes: Uint8Array }; res: { url: string } }
   /** Stops an upload: its `uploads:start` then fails. Nothing happens when it has already ended. */
   'uploads:cancel': { req: { uploadId: string }; res: null }
+  /** Every conversation's unsent draft, kept on this device (in memory only, when no store is open). */
+  'drafts:list': { req: Empty; res: Draft[] }
+  /** The conversation's draft as it is now, replacing the one kept; an empty one is forgotten. */
+  'drafts:keep': { req: { conversationId: ConversationId; text: string; pictures: DraftPicture[] }; res: null }
   'messages:retry': { req: { conversationId: ConversationId; clientId: string }; res: PendingMessage }
   'messages:discard': { req: { conversationId: ConversationId; clientId: string }; res: null }
   /** Mutes one conversation's notifications: a group's on the service (MU1), a chat's on this device. */
@@ -355,6 +360,8 @@ const invokeChannels = {
   'messages:send': true,
   'uploads:start': true,
   'uploads:cancel': true,
+  'drafts:list': true,
+  'drafts:keep': true,
   'messages:retry': true,
   'messages:discard': true,
   'conversations:mute': true,

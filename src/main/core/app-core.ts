@@ -21,6 +21,7 @@ import { CatchUp } from './catch-up'
 import { conversationHandlers } from './conversation-handlers'
 import { Conversations } from './conversations'
 import { desktopHandlers } from './desktop-handlers'
+import { DraftKeeper, draftHandlers } from './drafts'
 import { errorCodeOf } from './failures'
 import { Exporter, exportHandlers } from './exports'
 import type { FeatureContext } from './feature-context'
@@ -151,13 +152,17 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
           now,
           notice: storageNotice,
           // A store found damaged after it opened was made anew: the history download starts over into it.
-          replaced: () => backfill.restart(),
+          replaced: () => {
+            backfill.restart()
+            drafts.rewrite()
+          },
           ...timers
         })
   /** The signed-in account's store; null while there is none (or it is opening). */
   const localStore = (): LocalStore | null => keeper?.store ?? null
   // The outbox holds the signed-in account's unsent messages only, kept in that account's store.
   const outboxKeeper = new OutboxKeeper({ keeper, preferences: deps.preferences, log })
+  const drafts = new DraftKeeper({ keeper, now })
   const pictures =
     keeper === null
       ? null
@@ -215,6 +220,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       signedInAs = me.id
       push.start(me)
       const store = keeper?.open(me.id) ?? Promise.resolve(null)
+      drafts.signedIn(me.id)
       // What this account left unsent comes back from its store, with what is written meanwhile.
       const outboxKept = outboxKeeper.signedIn(me.id, store).then((saved) => {
         if (session.me?.id === me.id) outbox.restore(saved)
@@ -242,6 +248,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       backfill.stop()
       outbox.release()
       outboxKeeper.signedOut()
+      drafts.signedOut(byUser)
       uploads.cancelAll()
       exporter.cancelAll()
       opened.clear()
@@ -536,6 +543,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     }),
     ...pollHandlers(features, new Polls(gateway, now), flow),
     ...uploadHandlers(features, uploads),
+    ...draftHandlers(features, drafts),
     ...desktopHandlers(attention, deps.openExternal),
     ...groupHandlers(features),
     ...peopleHandlers(features),

@@ -220,6 +220,9 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'messages:mostLiked': (liked, pictures) => pictures.mostLiked(liked),
   'uploads:start': asIs,
   'uploads:cancel': asIs,
+  // A draft's pictures are the person's own uploads, which the page draws again after a restart: as any picture, only from where it may load one.
+  'drafts:list': (drafts, pictures) => drafts.map((draft) => ({ ...draft, pictures: draft.pictures.filter((picture) => pictures.url(picture.url) === picture.url) })),
+  'drafts:keep': asIs,
   'desktop:get': asIs,
   'presence:set': asIs,
   'presence:activity': asIs,

@@ -27,6 +27,7 @@ import type { AddressCheck, ServiceSettings, ServiceSettingsView } from '@shared
 import type { IssuedToken } from '@shared/token-issuer'
 import type { ProfileChanges, ProfileField } from '@shared/account'
 import type { SearchHit } from '@shared/search'
+import type { Draft } from '@shared/drafts'
 
 // The service. Every call fails with an AppError whose code says what went wrong (`NETWORK` when
 // the service is out of reach), never with an error type of the transport underneath.
@@ -413,6 +414,12 @@ export interface LocalStore {
   search(search: StoreSearch): Promise<StoreSearchPage>
   /** How many messages are kept, and the time of the oldest (null when none is). */
   searchScope(): Promise<{ messages: number; oldestAt: number | null }>
+  /** Every conversation's unsent draft, as last kept. */
+  drafts(): Promise<Draft[]>
+  /** The conversation's draft, replacing the one kept. */
+  keepDraft(draft: Draft): Promise<void>
+  /** The conversation has no draft any more (sent, or erased). */
+  forgetDraft(conversationId: ConversationId): Promise<void>
 }
 
 /**

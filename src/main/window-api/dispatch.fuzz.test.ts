@@ -82,6 +82,8 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   },
   'uploads:start': { uploadId: CLIENT_ID, contentType: 'image/png', bytes: new Uint8Array([137, 80, 78, 71]) },
   'uploads:cancel': { uploadId: CLIENT_ID },
+  'drafts:list': {},
+  'drafts:keep': { conversationId: CONVERSATION, text: 'Half written', pictures: [{ id: CLIENT_ID, name: 'a.png', contentType: 'image/png', url: 'http://127.0.0.1:8080/image/i/0123456789abcdef' }] },
   'messages:retry': { conversationId: CONVERSATION, clientId: CLIENT_ID },
   'messages:discard': { conversationId: CONVERSATION, clientId: CLIENT_ID },
   'conversations:mute': { conversationId: CONVERSATION, duration: 'oneHour' },

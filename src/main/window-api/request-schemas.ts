@@ -23,6 +23,7 @@ import { settingsSchema } from '../core/settings'
 import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '@shared/poll-rules'
 import { MAX_SERVICE_SETTING_LENGTH } from '@shared/service-settings'
 import { EXPORT_FORMATS } from '@shared/conversation-files'
+import { MAX_DRAFT_LENGTH } from '@shared/drafts'
 
 const empty = z.strictObject({})
 /** Far more than a search box is typed into; what is longer is refused, not searched. */
@@ -113,6 +114,21 @@ export const requestSchemas = {
   }),
   'uploads:start': z.strictObject({ uploadId, contentType: z.enum(IMAGE_CONTENT_TYPES), bytes: pictureBytes }),
   'uploads:cancel': z.strictObject({ uploadId }),
+  'drafts:list': empty,
+  'drafts:keep': z.strictObject({
+    conversationId,
+    text: z.string().max(MAX_DRAFT_LENGTH),
+    pictures: z
+      .array(
+        z.strictObject({
+          id: clientId,
+          name: z.string().max(1024),
+          contentType: z.enum(IMAGE_CONTENT_TYPES),
+          url: imageAttachment.shape.url
+        })
+      )
+      .max(MAX_ATTACHMENTS)
+  }),
   'messages:retry': z.strictObject({ conversationId, clientId }),
   'messages:discard': z.strictObject({ conversationId, clientId }),
   'conversations:mute': z.strictObject({ conversationId, duration: muteDuration }),

@@ -75,6 +75,25 @@ describe('a store on disk', () => {
     }
   })
 
+  it('keeps the draft of each conversation across a reopening, in its worker thread, and no file of it holds one in readable form', async () => {
+    const { store } = await open()
+    const picture = { id: 'b7d1c3c2-5c5e-4c53-9d43-1f0e4c1d2a10', name: 'quarry.png', contentType: 'image/png' as const, url: 'https://i.example/quarry.png' }
+    await store.keepDraft({ conversationId: GROUP, text: 'first thought', pictures: [], savedAt: 1 })
+    await store.keepDraft({ conversationId: GROUP, text: UNIQUE_TEXT, pictures: [picture], savedAt: 2 })
+    await store.keepDraft({ conversationId: '7002' as ConversationId, text: 'to be sent', pictures: [], savedAt: 3 })
+    await store.forgetDraft('7002' as ConversationId)
+    await store.close()
+
+    const { store: again } = await open()
+    expect(await again.drafts()).toEqual([{ conversationId: GROUP, text: UNIQUE_TEXT, pictures: [picture], savedAt: 2 }])
+    await again.close()
+    for (const name of readdirSync(directory).filter((entry) => statSync(join(directory, entry)).isFile())) {
+      const bytes = readFileSync(join(directory, name))
+      expect(bytes.includes(Buffer.from('otter sleeps')), name).toBe(false)
+      expect(bytes.includes(Buffer.from('quarry.png')), name).toBe(false)
+    }
+  })
+
   it('keeps beside the database how many messages wait unsent, as a number and nothing more', async () => {
     const { store } = await open()
     await store.keepOutbox([pending('a'), pending('b')])

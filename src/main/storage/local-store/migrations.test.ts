@@ -91,7 +91,7 @@ describe('migrations', () => {
     db.prepare("INSERT INTO people (id, json) VALUES ('2', '{\"id\":\"2\"}')").run()
 
     migrate(db)
-    expect(db.pragma('user_version', { simple: true })).toBe(3)
+    expect(db.pragma('user_version', { simple: true })).toBe(latestVersion())
     const store = new SqliteStore(db, null)
     const found = async (words: string[], senderNames: string[] = []): Promise<string[]> =>
       (await store.search({ words, phrases: [], senderNames, senderIds: [], conversationIds: [], has: [], since: null, until: null, after: null, limit: 10 })).hits.map((hit) => hit.messageId)
@@ -105,5 +105,31 @@ describe('migrations', () => {
     // Every row is still there, as it was.
     expect(await store.person('2')).toEqual({ id: '2' })
     expect(db.prepare('SELECT json FROM messages ORDER BY sort_key').pluck().all().map((json) => JSON.parse(json as string))).toEqual(rows)
+  })
+
+  it('bring a database the third version made, with its rows, to drafts, keeping every row and its search index', async () => {
+    const db = new Sqlite(':memory:')
+    // Rows as version 3 holds them: a message (indexed when version 3 came), the list, something unsent.
+    migrate(db, MIGRATIONS.slice(0, 2))
+    const message = { id: '180000000000000001', conversationId: '7', sourceGuid: 'g', senderId: '2', senderName: 'Bea', senderAvatarUrl: null, system: false, aboutUserIds: [], text: 'Kaffee am Hafen', attachments: [], createdAt: 5, deleted: false }
+    db.prepare('INSERT INTO messages (conversation_id, id, sort_key, created_at, sender_id, deleted, json) VALUES (?, ?, ?, ?, ?, 0, ?)').run('7', message.id, BigInt(message.id), 5, '2', JSON.stringify(message))
+    db.prepare('INSERT INTO runs (conversation_id, first_key, last_key, reaches_start) VALUES (?, ?, ?, 1)').run('7', BigInt(message.id), BigInt(message.id))
+    migrate(db, MIGRATIONS.slice(0, 3))
+    db.prepare("INSERT INTO conversations (id, position, json) VALUES ('7', 0, '{\"id\":\"7\"}')").run()
+    db.prepare("INSERT INTO outbox (client_id, position, json) VALUES ('c1', 0, '{\"clientId\":\"c1\"}')").run()
+
+    migrate(db)
+    expect(db.pragma('user_version', { simple: true })).toBe(4)
+    const store = new SqliteStore(db, null)
+    expect(await store.drafts()).toEqual([])
+    const draft = { conversationId: '7', text: 'half a thought', pictures: [{ id: 'p1', name: 'harbour.png', contentType: 'image/png' as const, url: 'https://i.example/p1.png' }], savedAt: 9 }
+    await store.keepDraft(draft)
+    expect(await store.drafts()).toEqual([draft])
+    // Everything version 3 kept is still there, found as before.
+    expect(await store.newest('7', 10)).toEqual({ messages: [message], older: 'none' })
+    expect(await store.outbox()).toEqual([{ clientId: 'c1' }])
+    expect(await store.conversations()).toEqual([{ id: '7' }])
+    const hits = await store.search({ words: ['hafen'], phrases: [], senderNames: [], senderIds: [], conversationIds: [], has: [], since: null, until: null, after: null, limit: 10 })
+    expect(hits.hits.map((hit) => hit.messageId)).toEqual([message.id])
   })
 })

@@ -107,6 +107,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `)
       buildSearchIndex(db)
     }
+  },
+  {
+    name: 'unsent drafts',
+    up: (db) =>
+      db.exec(`
+        -- What the person was writing in each conversation and has not sent: its text and the
+        -- pictures chosen (as uploaded), kept until sent or erased.
+        CREATE TABLE drafts (
+          conversation_id TEXT PRIMARY KEY,
+          saved_at INTEGER NOT NULL,
+          json TEXT NOT NULL
+        );
+      `)
   }
 ]
 

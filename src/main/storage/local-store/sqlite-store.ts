@@ -13,6 +13,7 @@ import type { Person } from '@shared/people'
 import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreUsage } from '../../core/ports'
 import type { StoreSearch, StoreSearchPage } from '../../core/ports'
 import type { SearchHit } from '@shared/search'
+import type { Draft } from '@shared/drafts'
 import { NO_PICTURES } from './picture-cache'
 import { facet, indexRow, inPeriod, matchExpression, pollIdOf, searchableParts, snippetOf } from './search-text'
 import type { UnsentCountFile } from './unsent-count'
@@ -294,6 +295,18 @@ export class SqliteStore implements LocalStore {
     ]
   }
 
+  async drafts(): Promise<Draft[]> {
+    return this.#sql.drafts.all().map((row) => JSON.parse((row as { json: string }).json) as Draft)
+  }
+
+  async keepDraft(draft: Draft): Promise<void> {
+    this.#sql.keepDraft.run(draft.conversationId, draft.savedAt, JSON.stringify(draft))
+  }
+
+  async forgetDraft(conversationId: ConversationId): Promise<void> {
+    this.#sql.forgetDraft.run(conversationId)
+  }
+
   async close(): Promise<void> {
     await this.pictures.close()
     if (!this.#db.open) return
@@ -399,7 +412,10 @@ function prepare(db: Database) {
        WHERE runs.last_key = (SELECT MAX(last_key) FROM runs AS newest WHERE newest.conversation_id = runs.conversation_id)`
     ),
     messageCount: db.prepare('SELECT COUNT(*) AS count FROM messages WHERE conversation_id = ?'),
-    counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations')
+    counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations'),
+    drafts: db.prepare('SELECT json FROM drafts ORDER BY saved_at DESC'),
+    keepDraft: db.prepare('INSERT INTO drafts (conversation_id, saved_at, json) VALUES (?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET saved_at = excluded.saved_at, json = excluded.json'),
+    forgetDraft: db.prepare('DELETE FROM drafts WHERE conversation_id = ?')
   }
 }
 

@@ -32,7 +32,10 @@ const sqlMethods = {
   messagesFrom: true,
   pollsOf: true,
   search: true,
-  searchScope: true
+  searchScope: true,
+  drafts: true,
+  keepDraft: true,
+  forgetDraft: true
 } satisfies Record<SqlMethod, true>
 
 export function isSqlMethod(name: unknown): name is SqlMethod {

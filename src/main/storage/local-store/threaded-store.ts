@@ -7,6 +7,7 @@ import type { GroupDetails } from '@shared/groups'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { Person } from '@shared/people'
 import type { Poll } from '@shared/polls'
+import type { Draft } from '@shared/drafts'
 import type { HistoryStart, LocalStore, PictureCache, RunJoins, StoredChange, StoredHistory, StoreSearch, StoreSearchPage, StoreUsage } from '../../core/ports'
 import { NO_PICTURES } from './picture-cache'
 import type { DatabaseAt, SqlMethod } from './store-requests'
@@ -129,6 +130,18 @@ export class ThreadedStore implements LocalStore {
 
   clearHistory(): Promise<void> {
     return this.#call('clearHistory')
+  }
+
+  drafts(): Promise<Draft[]> {
+    return this.#call('drafts')
+  }
+
+  keepDraft(draft: Draft): Promise<void> {
+    return this.#call('keepDraft', draft)
+  }
+
+  forgetDraft(conversationId: ConversationId): Promise<void> {
+    return this.#call('forgetDraft', conversationId)
   }
 
   /**
