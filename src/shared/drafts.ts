@@ -35,9 +35,10 @@ export function isEmptyDraft(draft: Pick<Draft, 'text' | 'pictures'>): boolean {
   return draft.text.trim() === '' && draft.pictures.length === 0
 }
 
-/** The list's preview of a conversation with a draft: its text on one line, or what it holds besides. */
-export function draftPreview(draft: Pick<Draft, 'text' | 'pictures'>): string {
-  const text = draft.text.replace(/\s+/g, ' ').trim()
-  if (text !== '') return text
-  return draft.pictures.length === 1 ? 'a picture' : `${draft.pictures.length} pictures`
+/** The list's preview of a conversation's draft: its text on one line, else how many pictures it holds; null when it holds neither. */
+export function draftPreview(text: string, pictureCount: number): string | null {
+  const line = text.replace(/\s+/g, ' ').trim()
+  if (line !== '') return line
+  if (pictureCount === 0) return null
+  return pictureCount === 1 ? 'a picture' : `${pictureCount} pictures`
 }

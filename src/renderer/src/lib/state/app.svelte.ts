@@ -113,6 +113,8 @@ export class AppModel {
     if (me === null) return
     if (this.#draftsOf !== null && this.#draftsOf !== me.id) this.view.forgetDrafts()
     this.#draftsOf = me.id
+    // What main keeps from before a reload or a restart.
+    void this.view.drafts.load()
     void this.conversations.list.load()
   }
 }

@@ -3,9 +3,11 @@
 // (`whenUploaded`); a failed or cancelled upload keeps its place (and the rest of the draft) until
 // the user retries or removes it. They are kept per conversation, as the text is, so switching away
 // or editing another message loses none. Sending takes away only the pictures it sent (`take`):
-// one added while the message was on its way stays for the next.
+// one added while the message was on its way stays for the next. Each change that a draft kept in
+// main would hold differently (a picture uploaded, taken or removed) is told to `changed`.
 import { SvelteMap } from 'svelte/reactivity'
 import type { ConversationId } from '@shared/conversation-id'
+import type { DraftPicture } from '@shared/drafts'
 import { imageFileProblem, isImageContentType } from '@shared/image-files'
 import { MAX_ATTACHMENTS } from '@shared/limits'
 import { call, listen, messageOf } from '../main-process'
@@ -41,6 +43,32 @@ export class AttachmentDrafts {
 
   /** Checks made by `whenUploaded`, each run again whenever a picture stops uploading or goes; not state, as nothing draws them. */
   #waiting: (() => boolean)[] = []
+  readonly #changed: () => void
+
+  constructor(changed: () => void = () => undefined) {
+    this.#changed = changed
+  }
+
+  /** The pictures as a kept draft holds them: those uploaded, each by the address the message will carry. */
+  get kept(): DraftPicture[] {
+    return this.images.flatMap((image): DraftPicture[] =>
+      image.state === 'uploaded' && image.url !== null && isImageContentType(image.file.type)
+        ? [{ id: image.id, name: image.file.name, contentType: image.file.type, url: image.url }]
+        : []
+    )
+  }
+
+  /**
+   * Pictures of a draft kept in main, after a reload or a restart: uploaded already, so their
+   * preview is the uploaded picture and they need no file (an empty one stands in for its name and type).
+   */
+  restore(pictures: readonly DraftPicture[]): void {
+    for (const picture of pictures) {
+      if (this.images.length >= MAX_ATTACHMENTS || this.#find(picture.id) !== undefined) continue
+      const file = new File([], picture.name, { type: picture.contentType })
+      this.images.push({ id: picture.id, uploadId: picture.id, file, previewUrl: picture.url, state: 'uploaded', sentBytes: 0, url: picture.url, error: null })
+    }
+  }
 
   noteProgress(uploadId: string, sentBytes: number): void {
     const image = this.images.find((candidate) => candidate.uploadId === uploadId)
@@ -71,6 +99,7 @@ export class AttachmentDrafts {
     this.images = this.images.filter((image) => !ids.includes(image.id))
     this.notice = null
     this.#settle()
+    this.#changed()
   }
 
   /** Takes the files that can be sent as pictures, up to the limit, and says why any others were not taken. */
@@ -113,6 +142,7 @@ export class AttachmentDrafts {
     this.images = this.images.filter((other) => other.id !== id)
     this.notice = null
     this.#settle()
+    this.#changed()
   }
 
   /** Another user signed in: let go of every picture. */
@@ -150,6 +180,7 @@ export class AttachmentDrafts {
       uploaded.state = 'uploaded'
       uploaded.url = url
       uploaded.sentBytes = image.file.size
+      this.#changed()
     } catch (error) {
       const failed = current()
       // Cancelled, removed or tried again meanwhile: that already said what happened.
@@ -175,14 +206,25 @@ export class AttachmentDraftsByConversation {
   readonly #all = new SvelteMap<ConversationId, AttachmentDrafts>()
   /** Where nothing is open: the composer is disabled then, so nothing here is ever sent. */
   readonly #nowhere = new AttachmentDrafts()
+  readonly #changed: (conversationId: ConversationId) => void
+
+  /** `changed`: a conversation's pictures changed as a kept draft holds them. */
+  constructor(changed: (conversationId: ConversationId) => void = () => undefined) {
+    this.#changed = changed
+  }
 
   for(conversationId: ConversationId | null): AttachmentDrafts {
     if (conversationId === null) return this.#nowhere
     const existing = this.#all.get(conversationId)
     if (existing) return existing
-    const drafts = new AttachmentDrafts()
+    const drafts = new AttachmentDrafts(() => this.#changed(conversationId))
     this.#all.set(conversationId, drafts)
     return drafts
+  }
+
+  /** The conversation's pictures, if any were ever chosen there; none are made for asking. */
+  peek(conversationId: ConversationId): AttachmentDrafts | undefined {
+    return this.#all.get(conversationId)
   }
 
   listen(): () => void {

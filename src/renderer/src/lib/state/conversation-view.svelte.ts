@@ -5,11 +5,11 @@ import type { Conversation } from '@shared/conversations'
 import type { ImageAttachment, Message, MessagePage, PendingMessage } from '@shared/messages'
 import type { MuteDuration } from '@shared/attention'
 import type { InvokeResponse } from '@shared/window-api'
-import { SvelteMap } from 'svelte/reactivity'
 import { call, listen, messageOf } from '../main-process'
 import { mergeMessages, withArrival } from '../merge-messages'
 import { RetryWhenBack } from '../retry-when-back'
-import { AttachmentDraftsByConversation, type AttachmentDrafts } from './attachment-drafts.svelte'
+import type { AttachmentDrafts } from './attachment-drafts.svelte'
+import { DraftsModel } from './drafts.svelte'
 
 /**
  * An older page goes on top. It is older than everything shown, unless messages arrived while it
@@ -58,10 +58,8 @@ export class ConversationViewModel {
     return this.#pending.filter((p) => !this.messages.some((m) => m.sourceGuid === p.clientId))
   })
 
-  /** Unsent text per conversation, so switching away loses nothing. */
-  #drafts = new SvelteMap<ConversationId, string>()
-  /** Pictures waiting to be sent, per conversation like the text. */
-  readonly #pictures = new AttachmentDraftsByConversation()
+  /** Unsent text and pictures per conversation, so switching away, reloading or restarting loses nothing. */
+  readonly drafts = new DraftsModel()
 
   /** The older page on its way, which a second caller waits for rather than asking again. */
   #olderLoad: Promise<void> | null = null
@@ -80,23 +78,21 @@ export class ConversationViewModel {
   #earlyPending: PendingMessage[] | null = null
 
   get draft(): string {
-    return this.conversationId === null ? '' : (this.#drafts.get(this.conversationId) ?? '')
+    return this.drafts.text(this.conversationId)
   }
 
   set draft(text: string) {
-    if (this.conversationId === null) return
-    if (text === '') this.#drafts.delete(this.conversationId)
-    else this.#drafts.set(this.conversationId, text)
+    this.drafts.setText(this.conversationId, text)
   }
 
   /** The open conversation's waiting pictures. */
   get pictures(): AttachmentDrafts {
-    return this.#pictures.for(this.conversationId)
+    return this.drafts.pictures(this.conversationId)
   }
 
   listen(): () => void {
     const stops = [
-      this.#pictures.listen(),
+      this.drafts.listen(),
       listen('messages:received', (message) => this.#receive(message)),
       listen('messages:updated', (message) => this.update(message)),
       listen('outbox:changed', ({ conversationId, pending }) => {
@@ -111,6 +107,7 @@ export class ConversationViewModel {
   /** Resolves with the opened conversation, or `null` when it failed or another was opened meanwhile. */
   async open(id: ConversationId): Promise<Conversation | null> {
     const previous = this.conversationId
+    if (previous !== null) this.drafts.flush(previous)
     if (previous !== null && previous !== id) void call('conversations:close', { conversationId: previous }).catch(() => {})
     this.conversationId = id
     this.conversation = null
@@ -201,6 +198,7 @@ export class ConversationViewModel {
     this.#openWhenBack.cancel()
     this.#olderWhenBack.cancel()
     const id = this.conversationId
+    if (id !== null) this.drafts.flush(id)
     this.conversationId = null
     this.conversation = null
     this.messages = []
@@ -211,8 +209,7 @@ export class ConversationViewModel {
 
   /** Another user signed in: nothing the previous one typed may show for them. */
   forgetDrafts(): void {
-    this.#drafts.clear()
-    this.#pictures.forget()
+    this.drafts.forget()
   }
 
   loadOlder(): Promise<void> {
