@@ -1,7 +1,7 @@
 // What two people do to messages already sent, in browser mode in Chromium against the real local
 // service: reactions, edits, deletes and pins, each seen live by the other, both ways; the Pinned
 // messages and Most liked panels; and the refusals the service makes (a delete the group's mode
-// does not allow, an edit after the 15 minutes).
+// does not allow, an edit after the 15 minutes); and ↑ in an empty Message box, which edits your newest message.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
@@ -107,6 +107,26 @@ describe('acting on messages, two people', () => {
     await grace.getByRole('button', { name: 'Send' }).waitFor()
     expect(await grace.getByRole('button', { name: 'Save' }).count()).toBe(0)
     expect(await row(grace, 'Only if there is maple syrup').count()).toBe(1)
+  })
+
+  it('↑ in an empty Message box edits the newest message of your own that can still be edited, past newer ones of others', async () => {
+    await send(ada, 'Syrup is on me')
+    await row(grace, 'Syrup is on me').waitFor()
+    const box = grace.getByRole('textbox', { name: 'Message' })
+    await box.press('ArrowUp')
+    const editing = grace.getByRole('form', { name: 'Edit message' })
+    await editing.waitFor()
+    expect(await editing.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Only if there is maple syrup')
+    // Focus is in the edit box, to edit on from the end of the text.
+    await expect.poll(() => grace.evaluate<string>("document.activeElement?.closest('form')?.getAttribute('aria-label') ?? ''")).toBe('Edit message')
+    await editing.getByRole('textbox', { name: 'Message' }).press('Escape')
+    await grace.getByRole('button', { name: 'Send' }).waitFor()
+
+    // With something written, ↑ moves the caret as ever and edits nothing.
+    await box.fill('not empty')
+    await box.press('ArrowUp')
+    expect(await grace.getByRole('form', { name: 'Edit message' }).count()).toBe(0)
+    await box.fill('')
   })
 
   it('pins on one side and the other finds it in Pinned messages, both ways, and jumps to it', async () => {

@@ -1,6 +1,7 @@
 // What the user does to messages of the open conversation: react, edit, delete and pin. The
 // service's answer is shown at once; the pushes that follow (messages:updated) say the same again.
 import type { Message, ReactionEmoji } from '@shared/messages'
+import { canEdit } from '@shared/message-permissions'
 import { call, messageOf } from '../main-process'
 import type { ConversationViewModel } from './conversation-view.svelte'
 
@@ -43,6 +44,15 @@ export class MessageActionsModel {
   startEdit(message: Message): void {
     this.editing = { messageId: message.id, text: message.text }
     this.editError = null
+  }
+
+  /** ↑ in an empty Message box: edits the user's newest message shown that can still be edited; false when there is none. */
+  editNewest(nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+    const meId = this.#meId()
+    const newest = this.#view.messages.findLast((message) => canEdit(message, meId, nowSeconds))
+    if (newest === undefined) return false
+    this.startEdit(newest)
+    return true
   }
 
   cancelEdit(): void {
