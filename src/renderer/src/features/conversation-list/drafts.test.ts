@@ -1,0 +1,72 @@
+// Drafts as the person meets them, through the whole renderer against a fake main: the list says
+// `Draft: …` for a conversation that keeps one (not for the one open), the composer holds it again,
+// main is handed each change, and a save main refuses loses nothing typed.
+import { fireEvent, screen, waitFor } from '@testing-library/svelte'
+import { describe, expect, it } from 'vitest'
+import type { Conversation } from '@shared/conversations'
+import { conversation, FakeApi, me } from '../../testing/fake-api'
+import { startApp } from '../../testing/start-app'
+
+const club = conversation({ id: 'g1', name: 'Book club', preview: { senderName: 'Grace', text: 'Chapter 4 tonight?', hasAttachments: false } })
+const climbing = conversation({ id: 'g2', name: 'Climbing', preview: { senderName: 'Alan', text: 'Ropes checked', hasAttachments: false } })
+
+function setUp(): FakeApi {
+  const opened = (group: Conversation) => ({ conversation: group, messages: [], hasOlder: false, pending: [] })
+  return new FakeApi()
+    .returns('session:get', { status: 'signedIn', me })
+    .returns('conversations:list', [club, climbing])
+    .handle('conversations:open', ({ conversationId }) => ({ ok: true, value: opened(conversationId === 'g1' ? club : climbing) }))
+    .returns('drafts:list', [{ conversationId: 'g1', text: 'Half a thought', pictures: [], savedAt: 1 }])
+    .returns('drafts:keep', null)
+}
+
+const listed = (name: string) => screen.findByRole('button', { name: new RegExp(name) })
+const messageBox = () => screen.findByRole<HTMLTextAreaElement>('textbox', { name: 'Message' })
+
+async function type(text: string): Promise<void> {
+  await fireEvent.input(await messageBox(), { target: { value: text } })
+}
+
+describe('drafts', () => {
+  it('show as Draft: in the list for a conversation other than the open one, and come back in its composer', async () => {
+    const fake = setUp()
+    await startApp(fake)
+    await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Draft: Half a thought'))
+    expect(await listed('Book club')).toHaveAccessibleName(expect.stringContaining('Draft: Half a thought'))
+    expect(await listed('Climbing')).toHaveTextContent('Alan: Ropes checked')
+
+    await fireEvent.click(await listed('Book club'))
+    await waitFor(async () => expect((await messageBox()).value).toBe('Half a thought'))
+    // The open conversation's own entry shows its last message while the draft is written.
+    expect(await listed('Book club')).toHaveTextContent('Grace: Chapter 4 tonight?')
+
+    await type('Half a thought, and more')
+    await fireEvent.click(await listed('Climbing'))
+    // Moving on hands main the draft at once, without waiting for typing to rest.
+    await waitFor(() => expect(fake.callsTo('drafts:keep')).toContainEqual({ conversationId: 'g1', text: 'Half a thought, and more', pictures: [] }))
+    await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Draft: Half a thought, and more'))
+  })
+
+  it('are forgotten in main as soon as the box is emptied', async () => {
+    const fake = setUp()
+    await startApp(fake)
+    await fireEvent.click(await listed('Book club'))
+    await waitFor(async () => expect((await messageBox()).value).toBe('Half a thought'))
+    await type('')
+    await waitFor(() => expect(fake.callsTo('drafts:keep')).toEqual([{ conversationId: 'g1', text: '', pictures: [] }]))
+    await fireEvent.click(await listed('Climbing'))
+    await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Grace: Chapter 4 tonight?'))
+  })
+
+  it('keep everything typed when main cannot take a save', async () => {
+    const fake = setUp().fails('drafts:keep', 'INTERNAL', 'The store is full.')
+    await startApp(fake)
+    await fireEvent.click(await listed('Climbing'))
+    await type('Typed while nothing could be kept')
+    await fireEvent.click(await listed('Book club'))
+    await waitFor(() => expect(fake.callsTo('drafts:keep')).toContainEqual({ conversationId: 'g2', text: 'Typed while nothing could be kept', pictures: [] }))
+    await waitFor(async () => expect(await listed('Climbing')).toHaveTextContent('Draft: Typed while nothing could be kept'))
+    await fireEvent.click(await listed('Climbing'))
+    await waitFor(async () => expect((await messageBox()).value).toBe('Typed while nothing could be kept'))
+  })
+})
