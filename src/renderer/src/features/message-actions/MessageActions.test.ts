@@ -197,6 +197,40 @@ describe('message actions', () => {
     expect(within(history).getByText('Noodles at one')).toBeInTheDocument()
   })
 
+  it('↑ in the empty Message box edits your newest message that can still be edited, and nothing while there is text or Alt is held', async () => {
+    const messages = [
+      mine('Too late to change', { createdAt: now() - 20 * 60 }),
+      mine('Pasta or noodles?', { createdAt: now() - 120 }),
+      mine('Noodles it is', { createdAt: now() - 60 }),
+      message({ conversationId: 'g1', text: 'Grace says later', senderId: 'u2', senderName: 'Grace', createdAt: now() - 30 }),
+      mine('A poll of mine', { createdAt: now() - 20, attachments: [{ type: 'poll', pollId: '5' }] })
+    ]
+    await open(setUp(messages))
+    let box = screen.getByRole('textbox', { name: 'Message' })
+    await fireEvent.input(box, { target: { value: 'not empty' } })
+    await fireEvent.keyDown(box, { key: 'ArrowUp' })
+    expect(screen.queryByRole('form', { name: 'Edit message' })).toBeNull()
+    await fireEvent.input(box, { target: { value: '' } })
+    // Alt+↑ belongs to moving between conversations.
+    await fireEvent.keyDown(box, { key: 'ArrowUp', altKey: true })
+    expect(screen.queryByRole('form', { name: 'Edit message' })).toBeNull()
+
+    await fireEvent.keyDown(box, { key: 'ArrowUp' })
+    const form = await screen.findByRole('form', { name: 'Edit message' })
+    box = within(form).getByRole('textbox', { name: 'Message' })
+    expect(box).toHaveValue('Noodles it is')
+    await waitFor(() => expect(box).toHaveFocus())
+    await fireEvent.keyDown(box, { key: 'Escape' })
+    expect(screen.queryByRole('form', { name: 'Edit message' })).toBeNull()
+  })
+
+  it('↑ in the empty Message box does nothing when none of your messages can still be edited', async () => {
+    await open(setUp([mine('Too late to change', { createdAt: now() - 20 * 60 })]))
+    await fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'ArrowUp' })
+    expect(screen.queryByRole('form', { name: 'Edit message' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Send' })).toBeInTheDocument()
+  })
+
   it('deletes only after a confirmation, and says why when main refuses', async () => {
     const target = mine('Oops')
     const fake = setUp([target]).returns('messages:delete', null)
