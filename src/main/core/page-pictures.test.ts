@@ -113,7 +113,18 @@ const page = withPagePictures(
     'people:profile': profile,
     'contacts:list': [contact, { ...contact, avatarUrl: tracker }],
     'account:updateProfile': { status: 'saved', account },
-    'uploads:start': { url: tracker }
+    'uploads:start': { url: tracker },
+    'drafts:list': [
+      {
+        conversationId: 'g1',
+        text: 'Look',
+        pictures: [
+          { id: 'p1', name: 'ours.png', contentType: 'image/png', url: ours },
+          { id: 'p2', name: 'pixel.gif', contentType: 'image/gif', url: tracker }
+        ],
+        savedAt: 1
+      }
+    ]
   }),
   () => origins
 )
@@ -141,6 +152,10 @@ describe('withPagePictures', () => {
 
   it('hands back the URL an upload answered, which the page sends and never draws', async () => {
     expect(await page['uploads:start']({ uploadId: 'up-1', contentType: 'image/png', bytes: new Uint8Array(1) })).toEqual({ url: tracker })
+  })
+
+  it("gives the page a draft's pictures it may load, and leaves out the others", async () => {
+    expect(await page['drafts:list']({})).toEqual([{ conversationId: 'g1', text: 'Look', pictures: [{ id: 'p1', name: 'ours.png', contentType: 'image/png', url: ours }], savedAt: 1 }])
   })
 
   it('judges each answer by the origins in force when it leaves', async () => {

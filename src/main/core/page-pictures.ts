@@ -30,6 +30,7 @@ import {
 } from '@shared/window-api'
 import type { Account } from '@shared/account'
 import type { ConversationPicture } from '@shared/conversation-files'
+import type { DraftPicture } from '@shared/drafts'
 import type { Profile } from '@shared/people'
 import { isAllowedPicture } from '@shared/picture-origins'
 import { isWebUrl } from '@shared/web-url'
@@ -122,6 +123,14 @@ class Pictures {
       if (!isAllowedPicture(picture.url, this.#inForce)) return []
       return [{ ...picture, url: this.#kept(picture.url) ?? picture.url }]
     })
+  }
+
+  /**
+   * A draft's pictures: the person's own uploads, which the page draws again after a reload and
+   * sends by that same address, so one it may not load (the settings changed since) is left out.
+   */
+  draftPictures(pictures: DraftPicture[]): DraftPicture[] {
+    return pictures.filter((picture) => isAllowedPicture(picture.url, this.#inForce))
   }
 
   message(message: Message): Message {
@@ -220,8 +229,7 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'messages:mostLiked': (liked, pictures) => pictures.mostLiked(liked),
   'uploads:start': asIs,
   'uploads:cancel': asIs,
-  // A draft's pictures are the person's own uploads, which the page draws again after a restart: as any picture, only from where it may load one.
-  'drafts:list': (drafts, pictures) => drafts.map((draft) => ({ ...draft, pictures: draft.pictures.filter((picture) => pictures.url(picture.url) === picture.url) })),
+  'drafts:list': (drafts, pictures) => drafts.map((draft) => ({ ...draft, pictures: pictures.draftPictures(draft.pictures) })),
   'drafts:keep': asIs,
   'desktop:get': asIs,
   'presence:set': asIs,
