@@ -69,4 +69,27 @@ describe('drafts', () => {
     await fireEvent.click(await listed('Climbing'))
     await waitFor(async () => expect((await messageBox()).value).toBe('Typed while nothing could be kept'))
   })
+
+  it('hand main the text once typing rests, without a switch', async () => {
+    const fake = setUp()
+    await startApp(fake)
+    await fireEvent.click(await listed('Climbing'))
+    await type('Ropes')
+    await type('Ropes and harnesses')
+    await waitFor(() => expect(fake.callsTo('drafts:keep')).toEqual([{ conversationId: 'g2', text: 'Ropes and harnesses', pictures: [] }]))
+  })
+
+  it('never bring back a draft sent or erased while main was still answering with the kept ones', async () => {
+    const fake = setUp()
+    const kept = fake.holds('drafts:list')
+    await startApp(fake)
+    await fireEvent.click(await listed('Book club'))
+    await type('Sent before the kept drafts came')
+    await type('')
+    kept.resolve([{ conversationId: 'g1', text: 'Half a thought', pictures: [] , savedAt: 1 }])
+    await fireEvent.click(await listed('Climbing'))
+    await fireEvent.click(await listed('Book club'))
+    await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Grace: Chapter 4 tonight?'))
+    expect((await messageBox()).value).toBe('')
+  })
 })

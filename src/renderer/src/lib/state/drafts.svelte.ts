@@ -15,12 +15,18 @@ export const DRAFT_SAVE_DELAY_MS = 400
 
 export class DraftsModel {
   readonly #texts = new SvelteMap<ConversationId, string>()
-  readonly #pictures = new AttachmentDraftsByConversation((conversationId) => this.#saveNow(conversationId))
+  readonly #pictures = new AttachmentDraftsByConversation((conversationId) => {
+    this.#noteChange(conversationId)
+    this.#saveNow(conversationId)
+  })
   /** Saves waiting for typing to rest, by conversation: timers, which nothing draws. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #waiting = new Map<ConversationId, ReturnType<typeof setTimeout>>()
   /** Bumped when another person's drafts replace these, so a list asked for before is not applied. */
   #generation = 0
+  /** For each `load` under way, the conversations changed here since it asked: what main answers of them is older. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, which nothing draws
+  readonly #changedDuringLoads = new Set<Set<ConversationId>>()
 
   text(conversationId: ConversationId | null): string {
     return conversationId === null ? '' : (this.#texts.get(conversationId) ?? '')
@@ -28,6 +34,7 @@ export class DraftsModel {
 
   setText(conversationId: ConversationId | null, text: string): void {
     if (conversationId === null || this.text(conversationId) === text) return
+    this.#noteChange(conversationId)
     if (text === '') this.#texts.delete(conversationId)
     else this.#texts.set(conversationId, text)
     if (text.trim() === '') this.#saveNow(conversationId)
@@ -44,16 +51,21 @@ export class DraftsModel {
   }
 
   /**
-   * Brings in the drafts main keeps (after a reload or a restart). A conversation already holding
-   * something here keeps what it holds: it is newer.
+   * Brings in the drafts main keeps (after a reload or a restart). A conversation holding something
+   * here, or changed here while main answered (a draft sent meanwhile, say), keeps what it holds: it is newer.
    */
   async load(): Promise<void> {
     const generation = this.#generation
-    const kept = await call('drafts:list', {}).catch(() => [])
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, which nothing draws
+    const changed = new Set<ConversationId>()
+    this.#changedDuringLoads.add(changed)
+    const kept = await call('drafts:list', {})
+      .catch(() => [])
+      .finally(() => this.#changedDuringLoads.delete(changed))
     if (generation !== this.#generation) return
     for (const draft of kept) {
       const pictures = this.#pictures.peek(draft.conversationId)
-      if (this.text(draft.conversationId) !== '' || (pictures?.images.length ?? 0) > 0) continue
+      if (changed.has(draft.conversationId) || this.text(draft.conversationId) !== '' || (pictures?.images.length ?? 0) > 0) continue
       if (draft.text !== '') this.#texts.set(draft.conversationId, draft.text)
       this.#pictures.for(draft.conversationId).restore(draft.pictures)
     }
@@ -83,6 +95,10 @@ export class DraftsModel {
     this.#waiting.clear()
     this.#texts.clear()
     this.#pictures.forget()
+  }
+
+  #noteChange(conversationId: ConversationId): void {
+    for (const changed of this.#changedDuringLoads) changed.add(conversationId)
   }
 
   #saveSoon(conversationId: ConversationId): void {
