@@ -104,6 +104,20 @@ describe('drafts', () => {
     await expect.poll(() => notices).toEqual([WRITE_FAILED_NOTICE])
   })
 
+  it('are all written again into a store made anew in place of a damaged one', async () => {
+    const store = new DraftsOnly()
+    const { keeper, drafts, signIn } = world(store)
+    signIn()
+    drafts.keep(GROUP, 'half a thought', [PICTURE])
+    drafts.keep(CHAT, 'and another', [])
+    await keeper.settled()
+    // What the new store holds: nothing, until the drafts are written again.
+    store.kept.clear()
+    drafts.rewrite()
+    await keeper.settled()
+    expect([...store.kept.values()].map((draft) => draft.text).sort()).toEqual(['and another', 'half a thought'])
+  })
+
   it('last the run in memory when no store can be opened', async () => {
     const { drafts, signIn } = world(null)
     signIn()
