@@ -29,6 +29,11 @@ describe('contentSecurityPolicy', () => {
     expect(policy).toContain("frame-ancestors 'none'")
   })
 
+  it('loads fonts from the app only: the emoji font it ships, never one from elsewhere or from data:', () => {
+    const policy = parse(contentSecurityPolicy({ pictureOrigins: ['https://pictures.example.com'] }))
+    expect(policy.get('font-src')).toEqual(["'self'"])
+  })
+
   it('lets the composer preview a picture from an object URL, and nothing else from blob:', () => {
     const policy = parse(contentSecurityPolicy())
     expect(policy.get('img-src')).toContain('blob:')

@@ -6,8 +6,9 @@
 // Scripts come only from the app itself; styles may be inline because Svelte writes `style`
 // attributes and the dev server injects component CSS. Pictures come from the image service's
 // origin and the listed picture origins (shared/picture-origins.ts), the same ones main lets
-// picture URLs through for, and from what the page makes itself. No fonts, frames, objects or
-// forms. Both hosts send it, so it lives in hosting/, which imports neither of them.
+// picture URLs through for, and from what the page makes itself. Fonts come only from the app
+// itself (the emoji font it ships, theme.css). No frames, objects or forms. Both hosts send it, so
+// it lives in hosting/, which imports neither of them.
 //
 // A policy holds for the page it came with, and Settings ▸ Service can change the picture origins
 // while the page is open. So the hosts compute the header afresh for each page they serve, and the
@@ -48,6 +49,7 @@ function directives(imageSources: readonly string[]): Directive[] {
     ['script-src', "'self'"],
     ['style-src', "'self'", "'unsafe-inline'"],
     ['img-src', ...PAGE_OWN_IMAGES, ...imageSources],
+    ['font-src', "'self'"],
     // 'self' covers a WebSocket to the page's own host and port (CSP Level 3), which is all the page
     // opens: browser mode's bridge, the dev server's reload socket. The <meta> policy applies on
     // top of any header, so a wider connect-src in the header would change nothing.

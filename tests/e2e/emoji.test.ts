@@ -1,0 +1,96 @@
+// Emoji in browser mode in Chromium against the real local service: every emoji the app draws comes
+// from the colour font it ships, on a machine with no colour emoji font of its own (Debian's
+// chromium here has none: without the app's font, 👍 is a box), and the Emoji picker beside the
+// Message box puts the one chosen in at the caret.
+import type { CDPSession, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REACTION_EMOJI } from '../../src/shared/messages'
+import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
+
+/** The family name inside the font the app ships (twemoji-colr-font's twemoji.woff2). */
+const SHIPPED_EMOJI_FONT = 'Twemoji Mozilla'
+
+let world: EndToEnd
+
+beforeAll(async () => {
+  world = await EndToEnd.start()
+})
+
+afterAll(async () => {
+  await world?.close()
+})
+
+function row(page: Page, text: string): Locator {
+  return page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: text })
+}
+
+interface PlatformFont {
+  familyName: string
+  isCustomFont: boolean
+  glyphCount: number
+}
+
+/**
+ * The fonts Chromium drew the text of this element with, as DevTools shows them (CSS domain,
+ * getPlatformFontsForNode): what was on screen, not what the style asked for.
+ */
+async function fontsDrawing(cdp: CDPSession, element: Locator): Promise<PlatformFont[]> {
+  await element.evaluate((node) => {
+    ;(window as unknown as { fontProbe?: Node }).fontProbe = node
+  })
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.fontProbe' })
+  if (result.objectId === undefined) throw new Error('the element is not in the page')
+  const { nodeId } = await cdp.send('DOM.requestNode', { objectId: result.objectId })
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId })
+  return fonts
+}
+
+async function devTools(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('DOM.enable')
+  await cdp.send('CSS.enable')
+  await cdp.send('DOM.getDocument', { depth: 0 })
+  return cdp
+}
+
+describe('the emoji the app draws', () => {
+  let ada: Page
+  let grace: Page
+  let cdp: CDPSession
+
+  it('signs both in and opens the same group', async () => {
+    ;({ ada, grace } = await world.adaAndGrace())
+    await conversation(ada, FIRST_GROUP).click()
+    await conversation(grace, FIRST_GROUP).click()
+    cdp = await devTools(grace)
+  })
+
+  it('draws every one of the fifteen reaction chips with the font the app ships', async () => {
+    const text = 'React to this with everything'
+    await send(ada, text)
+    await row(grace, text).waitFor()
+    // One reaction each: choosing another replaces it, so the chip changes fifteen times.
+    for (const emoji of REACTION_EMOJI) {
+      await row(ada, text).getByRole('toolbar', { name: 'Message actions' }).getByRole('button', { name: 'React' }).click()
+      await ada.getByRole('menuitem', { name: emoji, exact: true }).click()
+      const chip = row(grace, text).getByRole('button', { name: `${emoji} 1`, exact: true })
+      await chip.waitFor()
+      const drawn = await fontsDrawing(cdp, chip.locator('span').first())
+      expect(drawn, emoji).toEqual([expect.objectContaining({ familyName: SHIPPED_EMOJI_FONT, isCustomFont: true, glyphCount: 1 })])
+    }
+  })
+
+  it('draws emoji in a message with it, and the words and digits beside them with the text font', async () => {
+    const text = 'Summit at 12 🫠 then cake 🫶🏽 👍'
+    await send(ada, text)
+    const message = row(grace, 'Summit at 12').getByText(text, { exact: true })
+    await message.waitFor()
+    const drawn = await fontsDrawing(cdp, message)
+    const emojiFont = drawn.find((font) => font.familyName === SHIPPED_EMOJI_FONT)
+    // 🫠, 👍 and 🫶🏽 (a heart-hands and its skin tone, drawn as one glyph).
+    expect(emojiFont).toEqual(expect.objectContaining({ isCustomFont: true, glyphCount: 3 }))
+    const textFonts = drawn.filter((font) => font.familyName !== SHIPPED_EMOJI_FONT)
+    expect(textFonts.length).toBeGreaterThan(0)
+    expect(textFonts.every((font) => !font.isCustomFont)).toBe(true)
+  })
+})
