@@ -180,6 +180,16 @@ describe('accessibility, measured with axe-core against WCAG 2.2 AA', () => {
     await close(poll)
   })
 
+  it("the composer's Emoji picker, with a search", async () => {
+    const picker = await openDialog('Emoji')
+    await picker.getByRole('option', { name: 'grinning face', exact: true }).waitFor()
+    // Searched, for the time axe takes over some 1,900 emoji: the groups and options are the same.
+    await picker.getByRole('combobox', { name: 'Search emoji' }).fill('heart')
+    await picker.getByRole('option', { name: 'red heart', exact: true }).waitFor()
+    await audit('Emoji, searched')
+    await close(picker)
+  })
+
   it('new group, join with a link, new message, contacts and a profile', async () => {
     for (const [button, name] of [
       ['New group', 'New group'],

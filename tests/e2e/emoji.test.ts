@@ -36,7 +36,7 @@ interface PlatformFont {
  */
 async function fontsDrawing(cdp: CDPSession, element: Locator): Promise<PlatformFont[]> {
   await element.evaluate((node) => {
-    ;(window as unknown as { fontProbe?: Node }).fontProbe = node
+    Object.assign(node.ownerDocument.defaultView ?? {}, { fontProbe: node })
   })
   const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.fontProbe' })
   if (result.objectId === undefined) throw new Error('the element is not in the page')
@@ -92,5 +92,62 @@ describe('the emoji the app draws', () => {
     const textFonts = drawn.filter((font) => font.familyName !== SHIPPED_EMOJI_FONT)
     expect(textFonts.length).toBeGreaterThan(0)
     expect(textFonts.every((font) => !font.isCustomFont)).toBe(true)
+  })
+
+  it('puts the emoji chosen in the Emoji picker at the caret, from the keyboard, and draws the picker with the same font', async () => {
+    const message = grace.getByRole('textbox', { name: 'Message' })
+    await message.fill('See you at the top')
+    await message.press('Home')
+    for (let step = 0; step < 'See '.length; step++) await message.press('ArrowRight')
+
+    const button = grace.getByRole('button', { name: 'Emoji', exact: true })
+    await button.focus()
+    await button.press('Enter')
+    const picker = grace.getByRole('dialog', { name: 'Emoji' })
+    const search = picker.getByRole('combobox', { name: 'Search emoji' })
+    await expect.poll(() => search.evaluate((field) => field.ownerDocument.activeElement === field)).toBe(true)
+    const melting = picker.getByRole('option', { name: 'melting face', exact: true })
+    await melting.waitFor()
+    expect(await fontsDrawing(cdp, melting)).toEqual([expect.objectContaining({ familyName: SHIPPED_EMOJI_FONT, glyphCount: 1 })])
+
+    await search.pressSequentially('melting')
+    // The first match is the one Enter takes; the field says so through aria-activedescendant.
+    await expect.poll(async () => search.getAttribute('aria-activedescendant')).toBe(await melting.getAttribute('id'))
+    await search.press('Enter')
+    expect(await picker.isVisible()).toBe(false)
+    expect(await message.inputValue()).toBe('See 🫠you at the top')
+    expect(await message.evaluate((box) => [box.ownerDocument.activeElement === box, 'selectionStart' in box && box.selectionStart, 'selectionEnd' in box && box.selectionEnd])).toEqual([true, 6, 6])
+  })
+
+  it('replaces the selection with an emoji picked by pointer after moving with the arrows, and Escape changes nothing', async () => {
+    const message = grace.getByRole('textbox', { name: 'Message' })
+    await message.press('End')
+    for (let step = 0; step < 'top'.length; step++) await message.press('Shift+ArrowLeft')
+
+    await grace.getByRole('button', { name: 'Emoji', exact: true }).click()
+    const picker = grace.getByRole('dialog', { name: 'Emoji' })
+    const search = picker.getByRole('combobox', { name: 'Search emoji' })
+    await search.pressSequentially('mountain')
+    const first = await search.getAttribute('aria-activedescendant')
+    await search.press('ArrowRight')
+    await search.press('ArrowDown')
+    await search.press('ArrowUp')
+    expect(await search.getAttribute('aria-activedescendant')).not.toBe(first)
+    await picker.getByRole('option', { name: 'snow-capped mountain', exact: true }).click()
+    expect(await picker.isVisible()).toBe(false)
+    expect(await message.inputValue()).toBe('See 🫠you at the 🏔️')
+
+    // Escape closes it, puts focus back in the Message box and leaves the text as it was.
+    await grace.getByRole('button', { name: 'Emoji', exact: true }).click()
+    await search.waitFor()
+    await search.press('Escape')
+    expect(await picker.isVisible()).toBe(false)
+    expect(await message.evaluate((box) => box.ownerDocument.activeElement === box)).toBe(true)
+    expect(await message.inputValue()).toBe('See 🫠you at the 🏔️')
+  })
+
+  it('sends what was written with the picker, and the other side sees it', async () => {
+    await grace.getByRole('textbox', { name: 'Message' }).press('Enter')
+    await row(ada, 'See 🫠you at the 🏔️').waitFor()
   })
 })
