@@ -20,6 +20,12 @@ export type Attachment =
 /** A picture a message carries, at the URL the image service stored it under. */
 export type ImageAttachment = Extract<Attachment, { type: 'image' }>
 
+/** A place a message carries: its name (possibly empty) and coordinates in decimal degrees. */
+export type LocationAttachment = Extract<Attachment, { type: 'location' }>
+
+/** What the page may hand main to send with a message: pictures already uploaded, and places. */
+export type OutgoingAttachment = ImageAttachment | LocationAttachment
+
 /** A picture a message carries that the page shows as a link, never loads. */
 export type ImageLinkAttachment = Extract<Attachment, { type: 'imageLink' }>
 

@@ -2,7 +2,7 @@
 // both transports (Electron IPC and browser mode's WebSocket) carry exactly these.
 import type { ConversationId } from './conversation-id'
 import type { Conversation, OpenedConversation, Typist } from './conversations'
-import type { ImageAttachment, UploadProgress, Message, MessagePage, MostLiked, PendingMessage, Reaction, ReactionEmoji } from './messages'
+import type { OutgoingAttachment, UploadProgress, Message, MessagePage, MostLiked, PendingMessage, Reaction, ReactionEmoji } from './messages'
 import type { ConfirmCodeResult, PushStatus, SessionState, SignInResult, SignOutResult } from './session'
 import type { DesktopState, MuteDuration, PresenceStatus } from './attention'
 import type { SettingsChanges } from './settings'
@@ -63,7 +63,7 @@ export interface InvokeContract {
   /** Stops an export: its `exports:start` then answers cancelled. Nothing happens when it has ended. */
   'exports:cancel': { req: { exportId: string }; res: null }
   'messages:send': {
-    req: { conversationId: ConversationId; text: string; clientId: string; attachments?: ImageAttachment[] | undefined }
+    req: { conversationId: ConversationId; text: string; clientId: string; attachments?: OutgoingAttachment[] | undefined }
     res: PendingMessage
   }
   /**

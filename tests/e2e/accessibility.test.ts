@@ -190,6 +190,16 @@ describe('accessibility, measured with axe-core against WCAG 2.2 AA', () => {
     await close(picker)
   })
 
+  it('the Share location dialog, empty and refusing coordinates off the Earth', async () => {
+    const share = await openDialog('Share location')
+    await audit('Share location')
+    await share.getByRole('textbox', { name: 'Latitude' }).fill('95')
+    await share.getByRole('button', { name: 'Share', exact: true }).click()
+    await share.getByText('Enter the longitude.').waitFor()
+    await audit('Share location, refusing')
+    await close(share)
+  })
+
   it('new group, join with a link, new message, contacts and a profile', async () => {
     for (const [button, name] of [
       ['New group', 'New group'],

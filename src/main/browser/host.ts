@@ -273,7 +273,9 @@ function securityHeaders(policy: string): Record<string, string> {
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    // The app's own page may ask for the device's position (Share location ▸ Use my position), and
+    // the browser asks the person; no frame or other origin may, and nothing may use the rest.
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(self), payment=(), usb=()',
     'Cache-Control': 'no-store'
   }
 }

@@ -157,18 +157,19 @@ describe('hardenWebContents', () => {
 
 describe('hardenSession', () => {
   type HeadersListener = (details: object, callback: (response: object) => void) => void
-  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void) => void
+  type RequestHandler = (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { isMainFrame: boolean }) => void
+  type CheckHandler = (contents: unknown, permission: string, origin: string, details: { isMainFrame: boolean }) => boolean
   interface FakeSession {
     onHeaders: HeadersListener | null
     requestHandler: RequestHandler | null
-    checkHandler: (() => boolean) | null
+    checkHandler: CheckHandler | null
   }
 
   function harden(policy: () => string = () => contentSecurityPolicy()) {
     const session: FakeSession & Record<string, unknown> = {
       onHeaders: null as ((details: object, callback: (response: object) => void) => void) | null,
-      requestHandler: null as ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null,
-      checkHandler: null as (() => boolean) | null,
+      requestHandler: null as RequestHandler | null,
+      checkHandler: null as CheckHandler | null,
       webRequest: {
         onHeadersReceived(listener: HeadersListener) {
           session.onHeaders = listener
@@ -177,7 +178,7 @@ describe('hardenSession', () => {
       setPermissionRequestHandler(handler: RequestHandler) {
         session.requestHandler = handler
       },
-      setPermissionCheckHandler(handler: () => boolean) {
+      setPermissionCheckHandler(handler: CheckHandler) {
         session.checkHandler = handler
       }
     }
@@ -215,12 +216,19 @@ describe('hardenSession', () => {
     expect(callback).toHaveBeenCalledWith({})
   })
 
-  it('grants no permission', () => {
+  it("grants no permission but the position, and that to the app's page only, never to a frame", () => {
     const session = harden()
-    const callback = vi.fn()
-    session.requestHandler?.({}, 'media', callback)
-    expect(callback).toHaveBeenCalledWith(false)
-    expect(session.checkHandler?.()).toBe(false)
+    const granted = (permission: string, isMainFrame: boolean): boolean => {
+      const callback = vi.fn()
+      session.requestHandler?.({}, permission, callback, { isMainFrame })
+      expect(callback).toHaveBeenCalledOnce()
+      const checked = session.checkHandler?.({}, permission, 'file://', { isMainFrame })
+      expect(callback).toHaveBeenCalledWith(checked)
+      return checked ?? true
+    }
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'midi', 'openExternal']) expect(granted(permission, true), permission).toBe(false)
+    expect(granted('geolocation', true)).toBe(true)
+    expect(granted('geolocation', false)).toBe(false)
   })
 })
 

@@ -1,6 +1,6 @@
 // The one app window, locked down: sandboxed renderer with context isolation and no Node, a strict
 // CSP on every document the session loads, no navigation away from the app, no new windows
-// (http(s) links go to the user's browser instead), no permissions, no webviews.
+// (http(s) links go to the user's browser instead), no permissions but the position, no webviews.
 import { BrowserWindow, screen, shell, type Session, type WebContents } from 'electron'
 import { isWebUrl } from '@shared/web-url'
 import type { Preferences } from '../core/ports'
@@ -73,8 +73,11 @@ export function hardenWebContents(contents: WebContents, isAppUrl: (url: string)
 }
 
 /**
- * The CSP header on every document, and no permission (camera, geolocation…) for any page. The
- * policy is asked for each document: the picture origins it names can change while the app runs.
+ * The CSP header on every document, and no permission (camera, notifications…) for any page but
+ * one: the app's own page (the session's only main frame, which never navigates away) may learn
+ * the device's position, for Share location ▸ Use my position, which the person asks for with a
+ * click and the system may still refuse (macOS asks them). The policy is asked for each document:
+ * the picture origins it names can change while the app runs.
  */
 export function hardenSession(session: Session, contentSecurityPolicy: () => string): void {
   session.webRequest.onHeadersReceived((details, callback) => {
@@ -87,8 +90,8 @@ export function hardenSession(session: Session, contentSecurityPolicy: () => str
     )
     callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [contentSecurityPolicy()] } })
   })
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(permission === 'geolocation' && details.isMainFrame))
+  session.setPermissionCheckHandler((_contents, permission, _origin, details) => permission === 'geolocation' && details.isMainFrame)
 }
 
 /** Opens http(s) URLs in the user's browser; anything else (file:, javascript:, custom schemes) is refused. */

@@ -28,6 +28,21 @@ describe('request schemas', () => {
     expect(open('not a url')).toBe(false)
   })
 
+  it('sends a place only when it is on Earth, as the Share location dialog checks it', () => {
+    const withAttachments = (attachments: unknown): boolean =>
+      requestSchemas['messages:send'].safeParse({ conversationId: 'g1', text: '', clientId: '0b8f6f3e-6a38-4a51-9f0e-3d1c1e3f6a11', attachments })
+        .success
+    const place = { type: 'location', lat: '48.8584', lng: '2.2945', name: 'Eiffel Tower' }
+    expect(withAttachments([place])).toBe(true)
+    expect(withAttachments([{ ...place, name: '' }])).toBe(true)
+    expect(withAttachments([{ ...place, lat: '90.5' }])).toBe(false)
+    expect(withAttachments([{ ...place, lng: '-181' }])).toBe(false)
+    expect(withAttachments([{ ...place, lat: 'NaN' }])).toBe(false)
+    expect(withAttachments([{ ...place, name: 'a'.repeat(201) }])).toBe(false)
+    expect(withAttachments([{ ...place, extra: 1 }])).toBe(false)
+    expect(withAttachments([{ type: 'location', lat: 1, lng: 2, name: 'x' }])).toBe(false)
+  })
+
   it('sends up to ten pictures at http(s) addresses, and nothing else as an attachment', () => {
     const withAttachments = (attachments: unknown): boolean =>
       requestSchemas['messages:send'].safeParse({ conversationId: 'g1', text: '', clientId: '0b8f6f3e-6a38-4a51-9f0e-3d1c1e3f6a11', attachments })

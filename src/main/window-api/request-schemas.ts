@@ -24,6 +24,7 @@ import { MAX_POLL_OPTIONS, MAX_POLL_TEXT } from '@shared/poll-rules'
 import { MAX_SERVICE_SETTING_LENGTH } from '@shared/service-settings'
 import { EXPORT_FORMATS } from '@shared/conversation-files'
 import { MAX_DRAFT_LENGTH } from '@shared/drafts'
+import { MAX_PLACE_NAME, placeProblems } from '@shared/place'
 
 const empty = z.strictObject({})
 /** Far more than a search box is typed into; what is longer is refused, not searched. */
@@ -37,6 +38,10 @@ const muteDuration = z.enum(['oneHour', 'eightHours', 'untilTomorrow', 'untilTur
 const uploadId = clientId
 /** The service refuses any URL its image upload did not answer; this only keeps out what is not a web address. */
 const imageAttachment = z.strictObject({ type: z.literal('image'), url: z.string().max(2048).refine(isWebUrl) })
+/** A place, held to the rules the Share location dialog holds it to (shared/place.ts). */
+const locationAttachment = z
+  .strictObject({ type: z.literal('location'), lat: z.string().max(64), lng: z.string().max(64), name: z.string().max(MAX_PLACE_NAME) })
+  .refine((place) => Object.keys(placeProblems({ name: place.name, latitude: place.lat, longitude: place.lng })).length === 0, 'Not a place on Earth.')
 const pictureBytes = z.instanceof(Uint8Array).refine((bytes) => bytes.length >= 1 && bytes.length <= MAX_IMAGE_BYTES, 'A picture is 1 byte to 10 MiB.')
 
 // Groups and people: shapes and generous sizes here; core says in the user's words what else is wrong.
@@ -110,7 +115,7 @@ export const requestSchemas = {
     conversationId,
     text: z.string().max(MAX_MESSAGE_LENGTH),
     clientId,
-    attachments: z.array(imageAttachment).max(MAX_ATTACHMENTS).optional()
+    attachments: z.array(z.union([imageAttachment, locationAttachment])).max(MAX_ATTACHMENTS).optional()
   }),
   'uploads:start': z.strictObject({ uploadId, contentType: z.enum(IMAGE_CONTENT_TYPES), bytes: pictureBytes }),
   'uploads:cancel': z.strictObject({ uploadId }),

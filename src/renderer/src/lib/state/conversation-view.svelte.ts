@@ -2,7 +2,7 @@
 // messages that main has not yet had accepted (the outbox).
 import { type ConversationId, compareIds } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
-import type { ImageAttachment, Message, MessagePage, PendingMessage } from '@shared/messages'
+import type { Message, MessagePage, OutgoingAttachment, PendingMessage } from '@shared/messages'
 import type { MuteDuration } from '@shared/attention'
 import type { InvokeResponse } from '@shared/window-api'
 import { call, listen, messageOf } from '../main-process'
@@ -309,7 +309,7 @@ export class ConversationViewModel {
   /**
    * Hands the text to main's outbox. Throws when main did not take it, so the composer keeps the text.
    */
-  async send(text: string, attachments: ImageAttachment[] = []): Promise<void> {
+  async send(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
     const id = this.conversationId
     if (id === null) throw new Error('No conversation is open.')
     const pending = await call('messages:send', {
