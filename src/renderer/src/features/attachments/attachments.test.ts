@@ -391,6 +391,24 @@ describe('attachments in the history', () => {
     expect(one).toHaveTextContent('One With a picture')
   })
 
+  it('says which place a message still being sent carries', async () => {
+    const place = { type: 'location' as const, lat: '46.5583', lng: '7.8353', name: 'Trailhead' }
+    const fake = withHistory().returns('conversations:open', {
+      conversation: bookClub,
+      messages: [],
+      hasOlder: false,
+      pending: [
+        pending({ conversationId: 'g1', clientId: 'c-00000001', text: '', attachments: [place] }),
+        pending({ conversationId: 'g1', clientId: 'c-00000002', text: '', attachments: [{ ...place, name: '' }] })
+      ]
+    })
+    await openBookClub(fake)
+    const [named, unnamed] = within(screen.getByRole('list', { name: 'Messages' })).getAllByRole('listitem')
+    expect(named).toHaveTextContent('A location: Trailhead')
+    expect(named).not.toHaveTextContent('picture')
+    expect(unnamed).toHaveTextContent(/A location Sending…$/)
+  })
+
   it("shows an emoji attachment's placeholders as the text they are in", async () => {
     const withEmoji = message({ conversationId: 'g1', text: 'Nice \uFFFD!', attachments: [{ type: 'emoji', placeholder: '\uFFFD', charmap: [[1, 62]] }] })
     await openBookClub(withHistory([withEmoji]))
