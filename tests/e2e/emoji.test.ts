@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REACTION_EMOJI } from '../../src/shared/messages'
 import { conversation, EndToEnd, FIRST_GROUP, send } from './support'
 
-/** The family name inside the font the app ships (twemoji-colr-font's twemoji.woff2). */
-const SHIPPED_EMOJI_FONT = 'Twemoji Mozilla'
+/** The family name inside the font the app ships (@infolektuell/noto-color-emoji's woff2 files). */
+const SHIPPED_EMOJI_FONT = 'Noto Color Emoji'
 
 let world: EndToEnd
 
@@ -35,6 +35,8 @@ interface PlatformFont {
  * getPlatformFontsForNode): what was on screen, not what the style asked for.
  */
 async function fontsDrawing(cdp: CDPSession, element: Locator): Promise<PlatformFont[]> {
+  // The font comes in parts, each fetched once a page shows one of its emoji: drawn once they are in.
+  await element.page().evaluate('document.fonts.ready.then(() => undefined)')
   await element.evaluate((node) => {
     Object.assign(node.ownerDocument.defaultView ?? {}, { fontProbe: node })
   })
@@ -80,15 +82,16 @@ describe('the emoji the app draws', () => {
     }
   })
 
-  it('draws emoji in a message with it, and the words and digits beside them with the text font', async () => {
-    const text = 'Summit at 12 🫠 then cake 🫶🏽 👍'
+  it('draws emoji in a message with it, sequences whole, and the words and digits beside them with the text font', async () => {
+    const text = 'Summit at 12 🫠 then cake 🫶🏽 👍 🤷‍♀️ 🏳️‍🌈 🐦‍🔥'
     await send(ada, text)
     const message = row(grace, 'Summit at 12').getByText(text, { exact: true })
     await message.waitFor()
     const drawn = await fontsDrawing(cdp, message)
     const emojiFont = drawn.find((font) => font.familyName === SHIPPED_EMOJI_FONT)
-    // 🫠, 👍 and 🫶🏽 (a heart-hands and its skin tone, drawn as one glyph).
-    expect(emojiFont).toEqual(expect.objectContaining({ isCustomFont: true, glyphCount: 3 }))
+    // One glyph each: 🫠, 👍, 🫶🏽 (heart hands and a skin tone), 🤷‍♀️ and 🏳️‍🌈 (joined sequences)
+    // and 🐦‍🔥 (Emoji 15.1). The 1 and 2 of "12" are the text font's.
+    expect(emojiFont).toEqual(expect.objectContaining({ isCustomFont: true, glyphCount: 6 }))
     const textFonts = drawn.filter((font) => font.familyName !== SHIPPED_EMOJI_FONT)
     expect(textFonts.length).toBeGreaterThan(0)
     expect(textFonts.every((font) => !font.isCustomFont)).toBe(true)

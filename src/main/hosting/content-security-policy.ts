@@ -7,7 +7,7 @@
 // attributes and the dev server injects component CSS. Pictures come from the image service's
 // origin and the listed picture origins (shared/picture-origins.ts), the same ones main lets
 // picture URLs through for, and from what the page makes itself. Fonts come only from the app
-// itself (the emoji font it ships, theme.css). No frames, objects or forms. Both hosts send it, so
+// itself (the emoji font it ships, renderer emoji-font.css). No frames, objects or forms. Both hosts send it, so
 // it lives in hosting/, which imports neither of them.
 //
 // A policy holds for the page it came with, and Settings ▸ Service can change the picture origins

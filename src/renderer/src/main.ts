@@ -3,6 +3,8 @@ import App from './App.svelte'
 import { refuseStrayFileDrops } from './features/attachments/file-drop'
 import { installBrowserBridge } from '$lib/browser-bridge'
 import { AppModel } from '$lib/state/app.svelte'
+// The emoji font's faces before the theme that names it.
+import './emoji-font.css'
 import './theme.css'
 
 const target = document.getElementById('app')

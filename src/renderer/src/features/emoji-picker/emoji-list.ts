@@ -27,20 +27,18 @@ export interface EmojiGroup {
 }
 
 /**
- * The newest Emoji version the font the app ships (Twemoji 15.0, theme.css) draws: a newer emoji
- * would be a box wherever the system has no font for it, so the picker does not offer it.
+ * The newest Emoji version the font the app ships (Noto Color Emoji 2.042, emoji-font.css) draws:
+ * a newer emoji would be a box wherever the system has no font for it, so the picker does not offer it.
  */
-export const NEWEST_DRAWN_EMOJI_VERSION = 15
+export const NEWEST_DRAWN_EMOJI_VERSION = 15.1
 
 /**
- * Whether the shipped font draws the emoji as one picture in Chromium. Its sequences that hold a
- * U+FE0F before their end or after a joiner (🧗‍♂️, 😶‍🌫️, 🏳️‍🌈, keycaps such as #️⃣) come apart
- * into their pieces there: the font's ligatures include the selector, which Chromium's shaping no
- * longer hands to them. A single emoji with its selector (❤️, 🏔️) is drawn whole.
+ * A keycap (#️⃣, *️⃣, 0️⃣ to 9️⃣): its first character is a digit, # or *, which the text font draws
+ * so that every number in a message looks like text (emoji-font.css), and the emoji font cannot
+ * join it into a keycap then. The picker leaves these twelve out rather than offer a broken one.
  */
-export function drawnWhole(emoji: string): boolean {
-  const points = [...emoji]
-  return !points.includes('\uFE0F') || points.length <= 2
+export function isKeycap(emoji: string): boolean {
+  return /^[#*0-9]/.test(emoji)
 }
 
 /** Emojibase's groups by number; 2 is skin tones and hair styles, parts of other emoji rather than emoji to send. */
@@ -56,10 +54,10 @@ const GROUP_NAMES: Record<number, string> = {
   9: 'Flags'
 }
 
-/** The list in the picker's groups and order, without what the shipped font cannot draw whole. */
+/** The list in the picker's groups and order, without what the shipped font cannot draw. */
 export function emojiGroups(entries: readonly EmojiEntry[]): EmojiGroup[] {
   const groups = new Map<number, EmojiGroup>()
-  const sorted = entries.filter((entry) => entry.version <= NEWEST_DRAWN_EMOJI_VERSION && GROUP_NAMES[entry.group] !== undefined && drawnWhole(entry.emoji)).toSorted((a, b) => a.order - b.order)
+  const sorted = entries.filter((entry) => entry.version <= NEWEST_DRAWN_EMOJI_VERSION && GROUP_NAMES[entry.group] !== undefined && !isKeycap(entry.emoji)).toSorted((a, b) => a.order - b.order)
   for (const entry of sorted) {
     const name = GROUP_NAMES[entry.group] ?? ''
     let group = groups.get(entry.group)
