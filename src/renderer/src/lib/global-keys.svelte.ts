@@ -11,6 +11,8 @@ export interface GlobalKeyActions {
   showShortcuts: () => void
   /** Opens the next (1) or previous (-1) conversation of the list, or of those with unread messages. */
   step: (direction: 1 | -1, unreadOnly: boolean) => void
+  /** Focuses Search messages, searching the open conversation only when `inOpenConversation`. */
+  searchMessages: (inOpenConversation: boolean) => void
 }
 
 /**
@@ -80,6 +82,10 @@ export class GlobalKeys {
         return this.#actions.step(1, true)
       case 'previousUnread':
         return this.#actions.step(-1, true)
+      case 'searchAll':
+        return this.#actions.searchMessages(false)
+      case 'searchConversation':
+        return this.#actions.searchMessages(true)
     }
   }
 

@@ -8,7 +8,7 @@ function press(key: string, init: KeyboardEventInit = {}): KeyboardEvent {
 }
 
 function keys(mac = false) {
-  const actions = { goTo: vi.fn(), showShortcuts: vi.fn(), step: vi.fn() }
+  const actions = { goTo: vi.fn(), showShortcuts: vi.fn(), step: vi.fn(), searchMessages: vi.fn() }
   const global = new GlobalKeys(actions, mac)
   const stop = global.listen(window)
   onTestFinished(stop)
@@ -36,6 +36,10 @@ describe('GlobalKeys', () => {
       [1, true],
       [-1, true]
     ])
+    // Ctrl+F searches the open conversation, with Shift every one, and the browser's own Find does not open.
+    expect(press('f', { ctrlKey: true, code: 'KeyF' }).defaultPrevented).toBe(true)
+    press('F', { ctrlKey: true, shiftKey: true, code: 'KeyF' })
+    expect(actions.searchMessages.mock.calls).toEqual([[true], [false]])
     expect(press('ArrowDown').defaultPrevented).toBe(false)
     expect(press('k', { metaKey: true, code: 'KeyK' }).defaultPrevented).toBe(false)
   })

@@ -44,7 +44,7 @@ describe('shortcuts', () => {
 
   it('lists each shortcut the app-wide handler acts on once, and the message search shortcuts with them', () => {
     const ids = SHORTCUT_SECTIONS.flatMap((section) => section.shortcuts).flatMap((shortcut) => (shortcut.id === undefined ? [] : [shortcut.id]))
-    const all: ShortcutId[] = ['goTo', 'shortcuts', 'nextConversation', 'previousConversation', 'nextUnread', 'previousUnread']
+    const all: ShortcutId[] = ['goTo', 'shortcuts', 'nextConversation', 'previousConversation', 'nextUnread', 'previousUnread', 'searchAll', 'searchConversation']
     expect(ids.toSorted()).toEqual(all.toSorted())
     const anywhere = SHORTCUT_SECTIONS[0]?.shortcuts ?? []
     expect(anywhere.find((shortcut) => shortcut.does === 'Search all messages')?.keys).toEqual([{ key: 'f', mod: true, shift: true }])

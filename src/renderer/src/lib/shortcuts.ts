@@ -11,6 +11,8 @@ export type ShortcutId =
   | 'previousConversation'
   | 'nextUnread'
   | 'previousUnread'
+  | 'searchAll'
+  | 'searchConversation'
 
 /**
  * A key and its modifiers. `mod` is the platform's command key: Cmd on macOS, Ctrl elsewhere. A
@@ -49,8 +51,8 @@ export const SHORTCUT_SECTIONS: readonly ShortcutSection[] = [
       { id: 'previousConversation', does: 'Open the previous conversation in the list', keys: [{ key: 'ArrowUp', alt: true }] },
       { id: 'nextUnread', does: 'Open the next conversation with unread messages', keys: [{ key: 'ArrowDown', alt: true, shift: true }] },
       { id: 'previousUnread', does: 'Open the previous conversation with unread messages', keys: [{ key: 'ArrowUp', alt: true, shift: true }] },
-      { does: 'Search all messages', keys: [{ key: 'f', mod: true, shift: true }] },
-      { does: 'Search this conversation', keys: [{ key: 'f', mod: true }] },
+      { id: 'searchAll', does: 'Search all messages', keys: [{ key: 'f', mod: true, shift: true }] },
+      { id: 'searchConversation', does: 'Search this conversation', keys: [{ key: 'f', mod: true }] },
       { does: 'Close the open menu, dialog or panel; with none open, clear the search', keys: [{ key: 'Escape' }] },
       { id: 'shortcuts', does: 'Show these keyboard shortcuts', keys: [{ key: '/', mod: true }] }
     ]
@@ -61,6 +63,15 @@ export const SHORTCUT_SECTIONS: readonly ShortcutSection[] = [
       { does: 'Move to the next or previous conversation', keys: [{ key: 'ArrowDown' }, { key: 'ArrowUp' }], where: 'In the list' },
       { does: 'Go from the search to the first conversation', keys: [{ key: 'ArrowDown' }], where: 'In Search conversations' },
       { does: 'Clear the search', keys: [{ key: 'Escape' }], where: 'In Search conversations' }
+    ]
+  },
+  {
+    title: 'Message search',
+    shortcuts: [
+      { does: 'Go from the search to the results, and between them', keys: [{ key: 'ArrowDown' }, { key: 'ArrowUp' }], where: 'In Search messages' },
+      { does: 'Open the result at its message', keys: [{ key: 'Enter' }], where: 'On a result' },
+      { does: 'Search every conversation again', keys: [{ key: 'Backspace' }], where: 'In an empty Search messages with In: set' },
+      { does: 'Clear the search and its filters', keys: [{ key: 'Escape' }], where: 'In Search messages' }
     ]
   },
   {
