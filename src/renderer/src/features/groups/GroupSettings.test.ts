@@ -6,6 +6,7 @@ import type { GroupDetails } from '@shared/groups'
 import type { FakeApi } from '../../testing/fake-api'
 import { groupDetails, withGroup } from '../../testing/groups'
 import { startApp } from '../../testing/start-app'
+import { stubClipboard } from '../../testing/clipboard'
 
 afterEach(() => vi.unstubAllGlobals())
 
@@ -154,7 +155,7 @@ describe('Group settings: saving', () => {
 
   it('copies the share link', async () => {
     const writeText = vi.fn(async (_text: string) => undefined)
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText } }))
+    stubClipboard(writeText)
     const url = 'http://127.0.0.1:8080/join_group/g1/AbCdEfGh'
     const dialog = await openSettings(withGroup(groupDetails('closed', 'user', { shareUrl: url })))
     expect(within(dialog).getByRole('checkbox', { name: 'Share link' })).toBeChecked()

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Contact, Person, Profile } from '@shared/people'
 import { conversation, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
+import { stubClipboard } from '../../testing/clipboard'
 
 const grace: Person = { id: 'u2', name: 'Grace Hopper', avatarUrl: null }
 const rene: Person = { id: 'u3', name: 'René Descartes', avatarUrl: null }
@@ -203,7 +204,7 @@ describe('Contacts', () => {
 
   it('shows the user’s own link and copies it', async () => {
     const writeText = vi.fn(async (_text: string) => undefined)
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText } }))
+    stubClipboard(writeText)
     const contacts = await openContacts(signedIn())
     expect(await within(contacts).findByRole('textbox', { name: 'Your contact link' })).toHaveValue(MY_LINK)
     await fireEvent.click(within(contacts).getByRole('button', { name: 'Copy link' }))
@@ -212,7 +213,7 @@ describe('Contacts', () => {
   })
 
   it('says when the link could not be copied', async () => {
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText: async () => Promise.reject(new Error('denied')) } }))
+    stubClipboard(async () => Promise.reject(new Error('denied')))
     const contacts = await openContacts(signedIn())
     await within(contacts).findByDisplayValue(MY_LINK)
     await fireEvent.click(within(contacts).getByRole('button', { name: 'Copy link' }))

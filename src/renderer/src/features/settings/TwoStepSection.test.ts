@@ -5,6 +5,7 @@ import type { Account } from '@shared/account'
 import { forgetShownBackupCode } from './two-step.svelte'
 import { account, FakeApi, me } from '../../testing/fake-api'
 import { startApp } from '../../testing/start-app'
+import { stubClipboard } from '../../testing/clipboard'
 
 const enabledAccount: Account = { ...account, twoStep: { enabled: true, phoneHint: '42' } }
 const BACKUP_CODE = 'k3v9q2m7x1p8z4w6'
@@ -60,7 +61,7 @@ describe('Two-step verification', () => {
     const section = await openSecurity(fake)
     // Stubbed once the app is up: Svelte reads the real navigator as it first mounts.
     const writeText = vi.fn(async (_text: string) => undefined)
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, { clipboard: { writeText } }))
+    stubClipboard(writeText)
     const toggle = await within(section).findByRole('switch', { name: 'Two-step verification' })
     expect(toggle).not.toBeChecked()
     expect(toggle).toHaveAccessibleDescription(/^Off\./)
