@@ -36,6 +36,17 @@ async function restart(scenery: Scene): Promise<AppHarness<TokenVault, Preferenc
   return app
 }
 
+/** The texts of the next catch-up the app reads of the conversation. */
+function nextCatchUp(app: AppHarness<TokenVault, Preferences>, conversationId: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    const stop = app.core.messages.on('paged', (page) => {
+      if (page.end !== 'newer' || page.conversationId !== conversationId) return
+      stop()
+      resolve(page.messages.map((message) => message.text))
+    })
+  })
+}
+
 function filesUnder(directory: string): string[] {
   return readdirSync(directory, { recursive: true, encoding: 'utf8' })
     .map((name) => join(directory, name))
@@ -103,6 +114,61 @@ describe('the local store', () => {
     const offline = await restart(scenery)
     const reopened = await offline.call('conversations:open', { conversationId: scenery.groupId })
     expect(reopened.messages.slice(-2).map((message) => message.text)).toEqual(['history 120', 'written elsewhere while the app was closed'])
+  })
+
+  it('keeps what is sent and pushed into a history opened from the store, already up to date, in the history it shows next', async () => {
+    const scenery = await scene()
+    const bea = await scenery.service.signUp({ name: 'Bea' })
+    await scenery.service.addMember(scenery.ada, scenery.groupId, bea)
+    const first = await signedInOnDevice(scope, scenery)
+    const kept = (await first.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text
+    await first.core.stop()
+
+    const again = await restart(scenery)
+    await again.events.waitFor('push:status', (status) => status === 'connected')
+    const caughtUp = nextCatchUp(again, scenery.groupId)
+    expect((await again.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text).toBe(kept)
+    // Nothing newer on the service: what comes next follows what the store showed.
+    expect(await caughtUp).toEqual([])
+    await again.call('messages:send', { conversationId: scenery.groupId, text: 'sent after the restart', clientId: 'client-after-restart' })
+    await again.events.waitFor('messages:received', (message) => message.text === 'sent after the restart')
+    await scenery.service.sendGroupMessage(bea, scenery.groupId, 'pushed after the restart')
+    await again.events.waitFor('messages:received', (message) => message.text === 'pushed after the restart')
+    await again.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
+    expect(messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent after the restart', 'pushed after the restart'])
+  })
+
+  it('keeps what is sent and pushed into a kept conversation not opened since a restart, the list saying it was up to date, in the history it shows', async () => {
+    const scenery = await scene()
+    const bea = await scenery.service.signUp({ name: 'Bea' })
+    await scenery.service.addMember(scenery.ada, scenery.groupId, bea)
+    const first = await signedInOnDevice(scope, scenery)
+    const kept = (await first.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text
+    await first.core.stop()
+
+    const online = launch(scenery)
+    const caughtUp = nextCatchUp(online, scenery.groupId)
+    await online.core.start()
+    await online.events.waitFor('push:status', (status) => status === 'connected')
+    // Never opened this run, and the list's newest message is the one kept: nothing is read.
+    expect(await caughtUp).toEqual([])
+    await online.call('messages:send', { conversationId: scenery.groupId, text: 'sent while it was not open', clientId: 'client-not-open' })
+    await online.events.waitFor('messages:received', (message) => message.text === 'sent while it was not open')
+    await scenery.service.sendGroupMessage(bea, scenery.groupId, 'pushed while it was not open')
+    await online.events.waitFor('messages:received', (message) => message.text === 'pushed while it was not open')
+    // Opened now, from the store: what came while it was not open is on the page, not left to a catch-up that has nothing new to say.
+    const opened = await online.call('conversations:open', { conversationId: scenery.groupId })
+    expect(opened.messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent while it was not open', 'pushed while it was not open'])
+    await online.core.stop()
+
+    scenery.proxy.cut()
+    const offline = await restart(scenery)
+    const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
+    expect(messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent while it was not open', 'pushed while it was not open'])
   })
 
   it('keeps no message, name or unsent text readable in any file of the data directory', async () => {

@@ -29,6 +29,7 @@ function rig(loaded: string[], open: string | null, kept: { list: Listed[]; poin
         log.push(`read ${conversationId}`)
         if (failing.delete(conversationId)) throw new AppError('NETWORK', 'lost on the way')
       },
+      upToDate: (conversationId, keptThrough) => log.push(`up to date ${conversationId} at ${keptThrough}`),
       catchUpKept: async (conversationId, keptThrough) => {
         log.push(`read kept ${conversationId} after ${keptThrough}`)
         if (failing.delete(conversationId)) throw new AppError('NETWORK', 'lost on the way')
@@ -89,7 +90,7 @@ describe('catching up', () => {
     expect(time.pending).toBe(0)
   })
 
-  it('then reads, newest listed first and one at a time, each kept conversation the list says has news, from its newest kept message', async () => {
+  it('then reads, newest listed first and one at a time, each kept conversation the list says has news, from its newest kept message, and says the others are up to date', async () => {
     const list = [
       { id: 'g3', lastMessageId: '90' },
       { id: 'g1', lastMessageId: '50' },
@@ -105,7 +106,7 @@ describe('catching up', () => {
     ])
     const { catchUp, log } = rig(['g9'], null, { list, points })
     await catchUp.run()
-    expect(log).toEqual(['outbox resumed', 'read g9', 'list fetched', 'read kept g3 after 80', 'read kept g2 after 60', 'caught up'])
+    expect(log).toEqual(['outbox resumed', 'read g9', 'list fetched', 'read kept g3 after 80', 'up to date g1 at 50', 'read kept g2 after 60', 'caught up'])
   })
 
   it('leaves a conversation open this run to its own catch-up', async () => {

@@ -17,7 +17,7 @@ const FIRST_CATCH_UP_RETRY_MS = 1_000
 const LONGEST_CATCH_UP_RETRY_MS = 30_000
 
 export interface CatchUpDependencies {
-  timelines: Pick<Timelines, 'catchUp' | 'catchUpKept' | 'loadedConversations'>
+  timelines: Pick<Timelines, 'catchUp' | 'catchUpKept' | 'upToDate' | 'loadedConversations'>
   conversations: Pick<Conversations, 'markRead' | 'list'>
   /** The signed-in account's store, null while there is none. */
   kept(): Pick<LocalStore, 'syncPoints'> | null
@@ -95,7 +95,12 @@ export class CatchUp {
     let complete = true
     for (const { id, lastMessageId } of this.#deps.conversations.list()) {
       const keptThrough = points.get(id)
-      if (open.has(id) || keptThrough === undefined || lastMessageId === null || compareIds(lastMessageId, keptThrough) <= 0) continue
+      if (open.has(id) || keptThrough === undefined || lastMessageId === null) continue
+      if (compareIds(lastMessageId, keptThrough) <= 0) {
+        // Nothing to read, but push goes on from what is kept (for whoever is still signed in).
+        if (this.#deps.signedIn()) timelines.upToDate(id, keptThrough)
+        continue
+      }
       if (!this.#deps.signedIn()) return false
       try {
         await timelines.catchUpKept(id, keptThrough)

@@ -127,6 +127,23 @@ describe('StoreKeeper', () => {
     expect(stores.get('1')?.writes).toEqual(['run 5 after null before null', 'run 6 after 5 before null', 'alone 8', 'alone 7', 'run 7,8 after 6 before null', 'run 9 after 8 before null'])
   })
 
+  it('joins what is sent or pushed next to a history a catch-up found up to date, writing nothing for the catch-up itself', async () => {
+    const { keeper, flow, stores } = rig()
+    await keeper.open('1')
+    keeper.pushLive(true)
+    // Opened from the store (no page read) and caught up from its newest kept message, 5: nothing newer.
+    flow.paged({ conversationId: GROUP, messages: [], end: 'newer', before: null, after: '5', atStart: false })
+    flow.arrive(message('6'), 'sent')
+    flow.arrive(message('7'), 'pushed')
+    // Found up to date while push was down: what push brings after may follow a gap.
+    keeper.pushLive(false)
+    flow.paged({ conversationId: GROUP, messages: [], end: 'newer', before: null, after: '7', atStart: false })
+    keeper.pushLive(true)
+    flow.arrive(message('9'), 'pushed')
+    await keeper.settled()
+    expect(stores.get('1')?.writes).toEqual(['run 6 after 5 before null', 'run 7 after 6 before null', 'alone 9'])
+  })
+
   it('writes the list a moment after it changes, with whatever came since, and at once when it closes', async () => {
     const { keeper, stores, time } = rig()
     await keeper.open('1')

@@ -175,10 +175,16 @@ export class StoreKeeper {
         : page.end === 'newer'
           ? { after: page.after, before: null, reachesStart: page.after === null && page.atStart }
           : { after: null, before: null, reachesStart: page.atStart }
-    this.#write((store) => store.keepRun(conversationId, messages, joins))
-    const newest = messages.at(-1)
-    // A newest page or a catch-up read while push is live: from here on, push brings what follows.
-    if (page.end !== 'older' && newest !== undefined && this.#live) this.#advanceTip(conversationId, newest.id)
+    // A catch-up that found nothing newer holds nothing to keep: its one id, `after`, is where
+    // what is kept already ends.
+    const nothingNewer = page.end === 'newer' && messages.length === 0
+    if (!nothingNewer) this.#write((store) => store.keepRun(conversationId, messages, joins))
+    // A newest page or a catch-up read while push is live: from here on, push brings what follows,
+    // from its newest message, or from where it was read from when it found nothing newer (a
+    // history opened from the store and already up to date: what is sent or pushed next follows
+    // the kept history as much as after any other read).
+    const through = messages.at(-1)?.id ?? (page.end === 'newer' ? page.after : null)
+    if (page.end !== 'older' && through !== null && this.#live) this.#advanceTip(conversationId, through)
   }
 
   #keepArrival(message: Message): void {

@@ -139,6 +139,15 @@ export class Timelines {
     this.#flow.paged({ conversationId, messages: read, end: 'newer', before: null, after: keptThrough, atStart: false })
   }
 
+  /**
+   * A conversation not open this run whose newest message, as the service's list gives it, is
+   * kept here already: a catch-up from there that found nothing, said without reading it, so that
+   * what push brings next is known to follow what is kept.
+   */
+  upToDate(conversationId: ConversationId, keptThrough: string): void {
+    this.#flow.paged({ conversationId, messages: [], end: 'newer', before: null, after: keptThrough, atStart: false })
+  }
+
   /** Everything newer than `after` (null: from the very beginning), oldest first, read through to the newest. */
   async #readAfter(conversationId: ConversationId, after: string | null): Promise<Message[]> {
     const read: Message[] = []
