@@ -37,17 +37,29 @@ export class Timelines {
   readonly #flow: MessageFlow
   readonly #kept: () => LocalStore | null
   readonly #check: Pick<KeptPageCheck, 'newest' | 'older'> | null
+  readonly #settled: () => Promise<void>
   readonly #loaded = new Map<ConversationId, Timeline>()
 
   /**
    * `kept`: the signed-in account's store, null while there is none; `check`: what brings the pages
    * it serves up to date with the service (none: they are shown as kept).
    */
-  constructor(service: TimelineService, flow: MessageFlow, kept: () => LocalStore | null = () => null, check: Pick<KeptPageCheck, 'newest' | 'older'> | null = null) {
+  /**
+   * `settled` resolves once every write already asked of the store has landed: a read waits for it,
+   * so a message kept a moment ago (pushed just before the conversation opens) is in what it reads.
+   */
+  constructor(
+    service: TimelineService,
+    flow: MessageFlow,
+    kept: () => LocalStore | null = () => null,
+    check: Pick<KeptPageCheck, 'newest' | 'older'> | null = null,
+    settled: () => Promise<void> = () => Promise.resolve()
+  ) {
     this.#service = service
     this.#flow = flow
     this.#kept = kept
     this.#check = check
+    this.#settled = settled
   }
 
   isLoaded(conversationId: ConversationId): boolean {
@@ -175,9 +187,11 @@ export class Timelines {
 
   /** A read of the store, or null when there is none or it failed: the service is asked instead. */
   async #readKept<T>(read: (store: LocalStore) => Promise<T>): Promise<T | null> {
-    const store = this.#kept()
-    if (store === null) return null
+    if (this.#kept() === null) return null
     try {
+      await this.#settled()
+      const store = this.#kept()
+      if (store === null) return null
       return await read(store)
     } catch {
       return null
