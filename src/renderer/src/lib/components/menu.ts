@@ -3,6 +3,8 @@ export type MenuEntry =
   | { kind: 'action'; label: string; onSelect: () => void }
   /** One of a set of choices: checked shows which is in force. */
   | { kind: 'radio'; label: string; checked: boolean; onSelect: () => void }
+  /** Something on or off, such as a side panel: checked while it is on. */
+  | { kind: 'check'; label: string; checked: boolean; onSelect: () => void }
   | { kind: 'separator' }
 
 /** The vertical extent of a box on screen, as `getBoundingClientRect` gives it. */
