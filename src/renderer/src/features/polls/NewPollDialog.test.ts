@@ -81,3 +81,23 @@ describe('NewPollDialog', () => {
     expect(within(dialog).getByRole('textbox', { name: 'Option 2' })).toHaveValue('Tacos')
   })
 })
+
+describe('NewPollDialog without its button', () => {
+  it('draws no Create poll button, opens on show(), and gives focus back to what had it on closing', async () => {
+    const onCreate = vi.fn(async (_poll: NewPoll) => undefined)
+    const opener = document.createElement('button')
+    opener.textContent = 'Conversation options'
+    document.body.append(opener)
+    const { component } = render(NewPollDialog, { onCreate, hideButton: true })
+    expect(screen.queryByRole('button', { name: 'Create poll' })).toBeNull()
+
+    opener.focus()
+    component.show()
+    const dialog = await screen.findByRole('dialog', { name: 'New poll' })
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New poll' })).not.toBeInTheDocument())
+    expect(opener).toHaveFocus()
+    opener.remove()
+  })
+})
