@@ -359,13 +359,13 @@ describe('long words and side panels keep to their room', () => {
     const problems: string[] = []
     for (const size of [{ width: 1280, height: 757 }, { width: 800, height: 600 }, { width: 640, height: 480 }]) {
       await page.setViewportSize(size)
-      for (const name of ['Polls', 'Pinned messages', 'Most liked']) {
-        const toggle = page.getByRole('button', { name, exact: true })
-        if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click()
+      await settled(page)
+      for (const name of ['Polls', 'Pinned messages', 'Most liked'] as const) {
+        if ((await page.getByRole('region', { name, exact: true }).count()) > 0) await chooseAction(page, name)
       }
       const alone = (await visibleBox(history)).height
-      await page.getByRole('button', { name: 'Polls', exact: true }).click()
-      await page.getByRole('button', { name: 'Most liked', exact: true }).click()
+      await chooseAction(page, 'Polls')
+      await chooseAction(page, 'Most liked')
       await page.getByRole('region', { name: 'Most liked' }).waitFor()
       const shared = (await visibleBox(history)).height
       if (shared < alone / 2) problems.push(`${size.width} × ${size.height}: the history is ${shared} px tall, ${alone} px with no panel`)
@@ -450,20 +450,204 @@ describe('the app header stays one row at every width, and so does the conversat
   it('keeps a group’s header one row too, every action within reach', async () => {
     const page = await ada()
     await conversation(page, FIRST_GROUP).click()
-    const header = page.getByRole('region', { name: FIRST_GROUP }).locator('header').first()
+    const header = groupHeader(page)
     const problems: string[] = []
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 })
+      await settled(page)
       problems.push(...(await rowProblems(header, width)))
-      for (const name of ['Pinned messages', 'Most liked', 'Create poll', 'Polls', 'Group settings', 'Members', 'Conversation options']) {
-        const button = header.getByRole('button', { name, exact: true })
-        await button.scrollIntoViewIfNeeded()
-        const box = await visibleBox(button)
-        if (box.width < 16 || box.x + box.width > width + 1) problems.push(`${width} px: ${name} cannot be reached`)
+      const options = header.getByRole('button', { name: 'Conversation options', exact: true })
+      const box = await visibleBox(options)
+      if (box.width < 16 || box.x + box.width > width + 1) problems.push(`${width} px: Conversation options cannot be reached`)
+      const where = await whereActionsAre(page, header)
+      for (const name of HEADER_ACTIONS) if (where[name].length === 0) problems.push(`${width} px: ${name} is neither a button in sight nor a whole item of Conversation options`)
+    }
+    await page.setViewportSize({ width: 1280, height: 757 })
+    expect(problems).toEqual([])
+  })
+})
+
+/** The conversation header's actions, by the names of their buttons and of their menu items. */
+const HEADER_ACTIONS = ['Pictures', 'Pinned messages', 'Most liked', 'Create poll', 'Polls', 'Group settings', 'Members'] as const
+type HeaderAction = (typeof HEADER_ACTIONS)[number]
+
+function groupHeader(page: Page): Locator {
+  return page.getByRole('region', { name: FIRST_GROUP }).locator('header').first()
+}
+
+/** After a resize, a frame drawn: the header measures its room as a frame is laid out. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))')
+}
+
+function optionsMenu(page: Page): Locator {
+  return page.getByRole('menu', { name: 'Conversation options' })
+}
+
+/** An item of Conversation options: an action, or a panel shown or not. */
+function menuItem(page: Page, name: string): Locator {
+  const menu = optionsMenu(page)
+  return menu.getByRole('menuitem', { name, exact: true }).or(menu.getByRole('menuitemcheckbox', { name, exact: true }))
+}
+
+/**
+ * Where each of the header's actions is offered: as a button a person sees inside the window, as
+ * an item of Conversation options not cut off at either side, or both (Pictures is always in the
+ * menu). A menu taller than the pane is fine: the pane scrolls.
+ */
+async function whereActionsAre(page: Page, header: Locator): Promise<Record<HeaderAction, ('button' | 'menu')[]>> {
+  const width = page.viewportSize()?.width ?? 0
+  const where = Object.fromEntries(HEADER_ACTIONS.map((name) => [name, [] as ('button' | 'menu')[]])) as Record<HeaderAction, ('button' | 'menu')[]>
+  for (const name of HEADER_ACTIONS) {
+    const button = header.getByRole('button', { name, exact: true })
+    if ((await button.count()) === 0) continue
+    const box = await visibleBox(button)
+    if (box.width >= 16 && box.x >= 0 && box.x + box.width <= width + 1) where[name].push('button')
+  }
+  await header.getByRole('button', { name: 'Conversation options', exact: true }).click()
+  await optionsMenu(page).waitFor()
+  for (const name of HEADER_ACTIONS) {
+    const item = menuItem(page, name)
+    if ((await item.count()) === 0) continue
+    const [whole, seen] = [await item.boundingBox(), await visibleBox(item)]
+    if (whole !== null && seen.width >= whole.width - 1) where[name].push('menu')
+  }
+  await page.keyboard.press('Escape')
+  await optionsMenu(page).waitFor({ state: 'detached' })
+  return where
+}
+
+/** Chooses one of the header's actions: its button where the header has room for it, else its item in Conversation options. */
+async function chooseAction(page: Page, name: HeaderAction): Promise<void> {
+  const header = groupHeader(page)
+  const button = header.getByRole('button', { name, exact: true })
+  if ((await button.count()) > 0) return button.click()
+  await header.getByRole('button', { name: 'Conversation options', exact: true }).click()
+  await menuItem(page, name).click()
+}
+
+/** Pairs of the header's parts that lie over each other. */
+async function overlaps(header: Locator): Promise<string[]> {
+  return header.evaluate((element) => {
+    const parts = [...element.children, ...element.querySelectorAll(':scope > .actions > button')]
+      .filter((part) => part.checkVisibility() && !part.matches('.actions'))
+      .map((part) => ({ what: `${part.tagName} ${(part.textContent ?? '').trim().slice(0, 20)}`, box: part.getBoundingClientRect() }))
+    const found: string[] = []
+    for (const [index, one] of parts.entries()) {
+      for (const other of parts.slice(index + 1)) {
+        const across = Math.min(one.box.right, other.box.right) - Math.max(one.box.left, other.box.left)
+        const down = Math.min(one.box.bottom, other.box.bottom) - Math.max(one.box.top, other.box.top)
+        if (across > 0.5 && down > 0.5) found.push(`${one.what} and ${other.what}`)
+      }
+    }
+    return found
+  })
+}
+
+/** 1280 × 800, 800 × 600, and 1280 × 800 at 200 % zoom (the same window, laid out at half its size). */
+const HEADER_WINDOWS = [
+  { width: 1280, height: 800, what: '1280 × 800' },
+  { width: 800, height: 600, what: '800 × 600' },
+  { width: 640, height: 400, what: '1280 × 800 at 200 %' }
+]
+
+describe('what has no room in the conversation header goes to Conversation options', () => {
+  it('keeps the header one row with nothing over anything, its strip unscrolled, and each action once: a button, or else an item of the menu', async () => {
+    const page = await ada()
+    await conversation(page, FIRST_GROUP).click()
+    const header = groupHeader(page)
+    const problems: string[] = []
+    const moved: Record<string, string[]> = {}
+    for (const { width, height, what } of HEADER_WINDOWS) {
+      await page.setViewportSize({ width, height })
+      await settled(page)
+      problems.push(...(await rowProblems(header, width)).map((problem) => `${what}: ${problem}`))
+      problems.push(...(await overlaps(header)).map((pair) => `${what}: ${pair} overlap`))
+      const strip = await header.locator('.actions').evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }))
+      if (strip.scroll > strip.client) problems.push(`${what}: the strip scrolls, ${strip.scroll} > ${strip.client}`)
+      if ((await frameSize(page)).documentWidth > width) problems.push(`${what}: the window scrolls sideways`)
+      const where = await whereActionsAre(page, header)
+      moved[what] = HEADER_ACTIONS.filter((name) => !where[name].includes('button'))
+      for (const name of HEADER_ACTIONS) {
+        const expected = name === 'Pictures' ? [['button', 'menu'], ['menu']] : [['button'], ['menu']]
+        if (!expected.some((places) => places.join() === where[name].join())) problems.push(`${what}: ${name} is offered as ${where[name].join(' and ') || 'nothing'}`)
       }
     }
     await page.setViewportSize({ width: 1280, height: 757 })
     expect(problems).toEqual([])
+    // Everything has room at 1280 × 800. Where some has not, the least used go first: what moved is
+    // the tail of this order, and Members and Polls stay at 200 % still.
+    const KEPT_LONGEST = ['Members', 'Polls', 'Pictures', 'Pinned messages', 'Most liked', 'Create poll', 'Group settings']
+    expect(moved['1280 × 800']).toEqual([])
+    for (const [what, names] of Object.entries(moved)) {
+      expect([...names].sort(), what).toEqual(KEPT_LONGEST.slice(KEPT_LONGEST.length - names.length).sort())
+    }
+    expect(moved['1280 × 800 at 200 %']).not.toContain('Members')
+    expect(moved['1280 × 800 at 200 %']).not.toContain('Polls')
+  })
+
+  it('does from the menu what the buttons do: toggles a panel, opens a dialog, and gives focus back to Conversation options on closing', async () => {
+    const page = await ada()
+    await conversation(page, FIRST_GROUP).click()
+    const header = groupHeader(page)
+    const options = header.getByRole('button', { name: 'Conversation options', exact: true })
+    const hasFocus = (locator: Locator): Promise<boolean> => locator.evaluate((element) => element.matches(':focus'))
+    // At the narrowest, 640 × 480 at 200 %, every action but Pictures is in the menu alone.
+    await page.setViewportSize({ width: 320, height: 240 })
+    await settled(page)
+    expect(await header.locator('.actions > button').count()).toBe(0)
+
+    // A panel: on, shown as checked in the menu, and off again.
+    for (const [name, region] of [
+      ['Pinned messages', 'Pinned messages'],
+      ['Most liked', 'Most liked'],
+      ['Polls', 'Polls']
+    ] as const) {
+      await chooseAction(page, name)
+      await page.getByRole('region', { name: region, exact: true }).waitFor()
+      expect(await hasFocus(options)).toBe(true)
+      await options.click()
+      expect(await menuItem(page, name).getAttribute('aria-checked')).toBe('true')
+      await menuItem(page, name).click()
+      await page.getByRole('region', { name: region, exact: true }).waitFor({ state: 'detached' })
+    }
+    // Closed from inside, a panel the menu opened gives focus back to the menu's button.
+    await chooseAction(page, 'Polls')
+    await page.getByRole('region', { name: 'Polls', exact: true }).getByRole('button', { name: 'Close' }).click()
+    await page.getByRole('region', { name: 'Polls', exact: true }).waitFor({ state: 'detached' })
+    expect(await hasFocus(options)).toBe(true)
+
+    // A dialog: open, closed by Escape or its own button, and focus back on Conversation options.
+    for (const [name, title] of [
+      ['Create poll', 'New poll'],
+      ['Group settings', 'Group settings'],
+      ['Members', 'Members'],
+      ['Pictures', 'Pictures']
+    ] as const) {
+      await chooseAction(page, name)
+      const opened = dialog(page, title)
+      await expect.poll(() => opened.isVisible()).toBe(true)
+      await page.keyboard.press('Escape')
+      await expect.poll(() => opened.isVisible()).toBe(false)
+      expect(await hasFocus(options), `focus after ${title}`).toBe(true)
+    }
+    await chooseAction(page, 'Members')
+    await dialog(page, 'Members').getByRole('button', { name: 'Close' }).click()
+    await expect.poll(() => dialog(page, 'Members').isVisible()).toBe(false)
+    expect(await hasFocus(options)).toBe(true)
+
+    // A poll made from the menu's Create poll is made.
+    await chooseAction(page, 'Create poll')
+    const newPoll = dialog(page, 'New poll')
+    await newPoll.getByRole('textbox', { name: 'Question' }).fill('Which summit?')
+    await newPoll.getByRole('textbox', { name: 'Option 1' }).fill('North')
+    await newPoll.getByRole('textbox', { name: 'Option 2' }).fill('South')
+    await newPoll.getByRole('button', { name: 'Create' }).click()
+    await expect.poll(() => newPoll.isVisible()).toBe(false)
+    expect(await hasFocus(options)).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 757 })
+    await page.getByRole('list', { name: 'Messages' }).getByRole('region', { name: 'Which summit?' }).waitFor()
+    expect(world.pageErrors).toEqual([])
   })
 })
 
