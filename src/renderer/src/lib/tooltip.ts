@@ -25,8 +25,14 @@ function cancel(): void {
   timer = null
 }
 
+/** Whether the page draws popovers (Chromium and Electron do; a test's jsdom does not): no tooltip where not. */
+function popoversDrawn(): boolean {
+  return typeof HTMLElement.prototype.showPopover === 'function'
+}
+
 function show(target: HTMLElement, text: string): void {
   cancel()
+  if (!popoversDrawn()) return
   const shown = theBubble()
   owner = target
   shown.textContent = text
@@ -45,7 +51,7 @@ function hide(target: HTMLElement): void {
   cancel()
   if (owner !== target) return
   owner = null
-  if (bubble?.matches(':popover-open')) bubble.hidePopover()
+  if (popoversDrawn() && bubble?.matches(':popover-open')) bubble.hidePopover()
 }
 
 /**
