@@ -152,6 +152,11 @@ describe('accessibility, measured with axe-core against WCAG 2.2 AA', () => {
     await options.click()
     await ada.getByRole('menu').getByRole('menuitemcheckbox', { name: 'Most liked', checked: true }).waitFor()
     await audit('the Conversation options menu with the header’s actions in it', '[role="menu"]')
+    // The panel itself, empty in a narrow window: its scroller takes focus, since nothing in it can.
+    await ada.keyboard.press('Escape')
+    await ada.getByRole('region', { name: 'Most liked' }).getByText('No reactions in the last day.').waitFor()
+    await audit('an empty Most liked panel in a narrow window')
+    await options.click()
     await ada.getByRole('menu').getByRole('menuitemcheckbox', { name: 'Most liked' }).click()
     if (size !== null) await ada.setViewportSize(size)
   })
