@@ -254,6 +254,25 @@ describe('accessibility, measured with axe-core against WCAG 2.2 AA', () => {
     await box.press('Escape')
   })
 
+  it('a conversation’s Pictures, and Export conversation from choosing to saved', async () => {
+    await conversation(ada, FIRST_GROUP).click()
+    const pictures = await openDialog('Pictures')
+    await pictures.getByRole('status').filter({ hasText: 'Loading pictures…' }).waitFor({ state: 'detached' })
+    await audit('Pictures')
+    await close(pictures)
+    await ada.getByRole('button', { name: 'Conversation options', exact: true }).click()
+    await ada.getByRole('menuitem', { name: 'Export conversation…' }).click()
+    const exporting = dialog('Export conversation')
+    await exporting.getByRole('radio', { name: 'HTML' }).waitFor()
+    await audit('Export conversation')
+    const download = ada.waitForEvent('download', { timeout: 60_000 })
+    await exporting.getByRole('button', { name: 'Export' }).click()
+    await download
+    await exporting.getByRole('status').filter({ hasText: /^Saved/ }).waitFor()
+    await audit('Export conversation, saved')
+    await close(exporting)
+  })
+
   it('Go to and Keyboard shortcuts, opened from the keyboard', async () => {
     await ada.keyboard.press('Control+k')
     const goTo = dialog('Go to')
