@@ -23,18 +23,7 @@ function focusable(element: Element): boolean {
 
 /** Watches the document; returns what stops watching. */
 export function keepFocusOnPage(root: Document = document): () => void {
-  let holder: Element | null = root.activeElement
-  const noted = (event: FocusEvent) => {
-    if (event.target instanceof Element) holder = event.target
-  }
-  // Focus put nowhere while its holder stays focusable (a click on the page's background): the
-  // person's doing, and nothing to restore should that element go later.
-  const left = (event: FocusEvent) => {
-    const target = event.target
-    queueMicrotask(() => {
-      if (holder === target && target instanceof Element && focusable(target) && root.activeElement === root.body) holder = null
-    })
-  }
+  let holder: Element | null = null
   const observer = new MutationObserver(() => {
     const active = root.activeElement
     if (active !== null && active !== root.body) return
@@ -43,16 +32,38 @@ export function keepFocusOnPage(root: Document = document): () => void {
       if (focusable(holder) && holder instanceof HTMLElement) holder.focus()
       return
     }
-    holder = null
+    watch(null)
     const fallback = fallbackOf(root)
     if (fallback === null) return
     // A region or a line of text takes focus only from script: say so, or focus() does nothing.
     if (fallback.tabIndex < 0 && !fallback.hasAttribute('tabindex')) fallback.setAttribute('tabindex', '-1')
     fallback.focus()
   })
+  // Focus leaves with its holder when the holder or an element above it is taken from its parent,
+  // and falls from it when one of them is disabled: only those elements are watched, each for its
+  // own children and its own disabled. Watching the whole page made a record of every change to it
+  // (thousands as a conversation opens, tens of ms on a slow machine) to look at none of them.
+  function watch(element: Element | null): void {
+    observer.disconnect()
+    holder = element
+    for (let node = element; node !== null; node = node.parentElement) {
+      observer.observe(node, { childList: true, attributes: true, attributeFilter: ['disabled'] })
+    }
+  }
+  const noted = (event: FocusEvent) => {
+    if (event.target instanceof Element) watch(event.target)
+  }
+  // Focus put nowhere while its holder stays focusable (a click on the page's background): the
+  // person's doing, and nothing to restore should that element go later.
+  const left = (event: FocusEvent) => {
+    const target = event.target
+    queueMicrotask(() => {
+      if (holder === target && target instanceof Element && focusable(target) && root.activeElement === root.body) watch(null)
+    })
+  }
+  watch(root.activeElement === root.body ? null : root.activeElement)
   root.addEventListener('focusin', noted, true)
   root.addEventListener('focusout', left, true)
-  observer.observe(root.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] })
   return () => {
     observer.disconnect()
     root.removeEventListener('focusin', noted, true)
