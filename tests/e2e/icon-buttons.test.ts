@@ -32,6 +32,12 @@ function tooltip(page: Page): Locator {
 async function expectIconButton(button: Locator, name: string): Promise<void> {
   expect(await button.count(), name).toBe(1)
   expect(await button.locator('svg').isVisible(), `${name} draws its icon`).toBe(true)
+  // Its lines are there and take room: an SVG with nothing drawn in it would be visible too.
+  const drawn = await button.locator('svg').evaluate((svg) => {
+    const lines = [...svg.querySelectorAll('path, circle, rect, line, polyline, polygon, ellipse')]
+    return lines.length > 0 && lines.every((line) => line instanceof SVGGraphicsElement && line.getBBox().width + line.getBBox().height > 0)
+  })
+  expect(drawn, `${name}'s icon has its lines`).toBe(true)
   const words = button.locator('.bar-words')
   expect(await words.textContent()).toBe(name)
   expect(await words.evaluate((element) => element.getBoundingClientRect().width <= 1), `${name}'s words are hidden`).toBe(true)
