@@ -34,8 +34,8 @@ async function expectIconButton(button: Locator, name: string): Promise<void> {
   expect(await button.locator('svg').isVisible(), `${name} draws its icon`).toBe(true)
   // Its lines are there and take room: an SVG with nothing drawn in it would be visible too.
   const drawn = await button.locator('svg').evaluate((svg) => {
-    const lines = [...svg.querySelectorAll('path, circle, rect, line, polyline, polygon, ellipse')]
-    return lines.length > 0 && lines.every((line) => line instanceof SVGGraphicsElement && line.getBBox().width + line.getBBox().height > 0)
+    const lines = [...svg.querySelectorAll('path, circle, rect, line, polyline, polygon, ellipse')] as unknown as { getBBox(): { width: number; height: number } }[]
+    return lines.length > 0 && lines.every((line) => line.getBBox().width + line.getBBox().height > 0)
   })
   expect(drawn, `${name}'s icon has its lines`).toBe(true)
   const words = button.locator('.bar-words')
