@@ -1,8 +1,9 @@
 // The download of full history against the real local service and a real encrypted store on disk:
 // every older message of every conversation reaches the store once and in order, through the
 // message flow; it stops on an empty page, not a short one; it goes on from what the store holds
-// after a restart; it waits longer each time the service says it is busy; and it never runs while
-// paused, while push is away, or while a request of the user's is on its way.
+// after a restart; it waits longer each time the service says it is busy; it never runs while
+// paused, while push is away, or while a request of the user's is on its way; and it steps aside
+// while messages arrive live.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -253,6 +254,65 @@ describe('downloading full history', () => {
     expect(requestsAt).toHaveLength(8)
     const apart = requestsAt.slice(1).map((at, index) => at - (requestsAt[index] ?? 0))
     expect(apart).toEqual(Array.from({ length: 7 }, () => 200))
+  })
+
+  it('steps aside while messages arrive live: a page waits for a second without one, and never longer than ten seconds after the last', { timeout: 60_000 }, async () => {
+    const scene = await seeded()
+    const store = await (await storeOnDisk()).open()
+    const time = new ManualTime()
+    const real = gatewayFor(scene.service.origin, scene.ada)
+    const requestsAt: number[] = []
+    const noted = <T>(read: () => Promise<T>): Promise<T> => {
+      requestsAt.push(time.now)
+      return read()
+    }
+    let liveAt: number | null = null
+    const run = backfillOf({
+      origin: scene.service.origin,
+      scene,
+      store,
+      intervalMs: 200,
+      timers: time,
+      now: () => time.now,
+      liveAt: () => liveAt,
+      service: {
+        latestMessages: (id, limit) => noted(() => real.latestMessages(id, limit)),
+        messagesBefore: (id, before, limit) => noted(() => real.messagesBefore(id, before, limit))
+      }
+    })
+    /** Runs the one wait there is, once the step before has set it. */
+    const nextWait = async (): Promise<void> => {
+      await expect.poll(() => time.pending).toBe(1)
+      await time.next()
+    }
+    const pendingAt = (): number => time.waits.find((wait) => !wait.cancelled && !wait.ran)?.at ?? Number.NaN
+
+    run.backfill.caughtUp()
+    await nextWait()
+    await expect.poll(() => requestsAt.length).toBe(1)
+    const first = requestsAt[0] ?? Number.NaN
+
+    // A message arrives 100 ms after the first page was asked for: the next waits until a second
+    // after it, where it would have gone at 200 ms.
+    liveAt = first + 100
+    await nextWait()
+    await expect.poll(() => time.pending).toBe(1)
+    expect(requestsAt).toHaveLength(1)
+    expect(pendingAt()).toBe(first + 1_100)
+    await nextWait()
+    await expect.poll(() => requestsAt.length).toBe(2)
+    expect(requestsAt[1]).toBe(first + 1_100)
+
+    // A group that never falls quiet: a message arrives each time the page would go. It goes ten
+    // seconds after the last, all the same.
+    const second = requestsAt[1] ?? Number.NaN
+    await expect.poll(() => time.pending).toBe(1)
+    for (let turn = 0; turn < 30 && requestsAt.length === 2; turn += 1) {
+      liveAt = pendingAt()
+      await time.next()
+      await expect.poll(() => time.pending).toBe(1)
+    }
+    expect(requestsAt[2]).toBe(second + 10_000)
   })
 
   it('goes on from what the store holds after a restart, reading no page twice', { timeout: 60_000 }, async () => {

@@ -380,6 +380,11 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     ...timers
   })
   const userRequests = new UserRequests()
+  // Messages arriving live hold the history download up for a quiet moment (backfill.ts, LIVE_QUIET_MS).
+  let liveAt: number | null = null
+  flow.on('arrived', ({ source }) => {
+    if (source !== 'caughtUp') liveAt = now()
+  })
   const backfill = new Backfill({
     service: gateway,
     flow,
@@ -389,6 +394,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     preferences: deps.preferences,
     pushConnected: () => pushStatus === 'connected',
     userBusy: () => userRequests.busy,
+    liveAt: () => liveAt,
     changed: (download) => events.emit('storage:progress', download),
     log,
     now,

@@ -6,7 +6,7 @@
 //
 // It comes after everything live: it begins only once catch-up says it is done, waits while push is
 // not connected (the next catch-up brings it back), gives way while a request of the user's is on
-// its way, and asks the service at a steady, polite rate, waiting longer each time the service says
+// its way and while messages are arriving live, and asks the service at a steady, polite rate, waiting longer each time the service says
 // it is busy (429) or out of order (5xx). A conversation is done on an empty page, never on a short
 // one: a page can be short for other reasons than the start of a history.
 import type { ConversationId } from '@shared/conversation-id'
@@ -26,6 +26,14 @@ export const BACKFILL_INTERVAL_MS = 200
 /** The first wait after the service said it is busy or out of order; each further one doubles. */
 export const BACKFILL_FIRST_BACKOFF_MS = 2_000
 const LONGEST_BACKOFF_MS = 120_000
+/**
+ * A page waits until no message has arrived live for this long: each page's decoding and keeping
+ * takes a core for a moment, and on a machine of two a push arriving then reached the page twice as
+ * late (push → DOM p99, measured by the bench).
+ */
+export const LIVE_QUIET_MS = 1_000
+/** Yet a page waits no longer than this after the last one began, so a group that never falls quiet cannot stop the download. */
+export const LONGEST_LIVE_WAIT_MS = 10_000
 
 export interface BackfillDependencies {
   service: Pick<TimelineService, 'latestMessages' | 'messagesBefore'>
@@ -41,6 +49,8 @@ export interface BackfillDependencies {
   pushConnected: () => boolean
   /** A request of the user's is on its way: the next page waits for it. */
   userBusy?: () => boolean
+  /** When a message last arrived live (Unix milliseconds, as `now`); null: none yet. The next page waits for a quiet moment. */
+  liveAt?: () => number | null
   /** The download moved on, or its state changed. */
   changed: (download: HistoryDownload) => void
   log: Log
@@ -75,6 +85,8 @@ export class Backfill {
   /** Nothing was left to read at the last look: every listed conversation whole, or passed by. */
   #finished = false
   #failures = 0
+  /** When the last page was asked for (as `now`): how long live traffic has held the next one up. */
+  #pageAskedAt = -Infinity
   /** The store the rest refers to: another (a new account's, say) starts it all afresh. */
   #store: LocalStore | null = null
   #cursor: Cursor | null = null
@@ -217,8 +229,11 @@ export class Backfill {
       return this.#announce()
     }
     if (this.#deps.userBusy?.() === true) return this.#after(this.#intervalMs)
+    const quietInMs = this.#untilQuiet()
+    if (quietInMs > 0) return this.#after(quietInMs)
     this.#stepping = true
     const startedAt = this.#now()
+    this.#pageAskedAt = startedAt
     let delayMs: number | null = this.#intervalMs
     try {
       const cursor = await this.#next(store)
@@ -242,6 +257,14 @@ export class Backfill {
       if (delayMs !== null && this.#mayRun() && this.#cancelWait === null) this.#after(delayMs)
       else this.#announce()
     }
+  }
+
+  /** How long the next page waits for messages arriving live to fall quiet: 0 once they have, or once it has waited its longest. */
+  #untilQuiet(): number {
+    const liveAt = this.#deps.liveAt?.() ?? null
+    if (liveAt === null) return 0
+    const now = this.#now()
+    return Math.max(0, Math.min(liveAt + LIVE_QUIET_MS - now, this.#pageAskedAt + LONGEST_LIVE_WAIT_MS - now))
   }
 
   /** The page to read next: the conversation under way, else the newest one not yet kept whole. */
