@@ -256,7 +256,7 @@ describe('downloading full history', () => {
     expect(apart).toEqual(Array.from({ length: 7 }, () => 200))
   })
 
-  it('steps aside while messages arrive live: a page waits for a second without one, and never longer than ten seconds after the last', { timeout: 60_000 }, async () => {
+  it('steps aside while messages arrive live: a page waits for a second without one, never longer than ten seconds after the last, and the time is made up after', { timeout: 60_000 }, async () => {
     const scene = await seeded()
     const store = await (await storeOnDisk()).open()
     const time = new ManualTime()
@@ -313,6 +313,14 @@ describe('downloading full history', () => {
       await expect.poll(() => time.pending).toBe(1)
     }
     expect(requestsAt[2]).toBe(second + 10_000)
+
+    // Quiet again: a second after the last message the pages go on, faster than the pace (150 ms
+    // apart, not 200) to make up the time given, until the last of the eight.
+    const third = requestsAt[2] ?? Number.NaN
+    for (let turn = 0; turn < 20 && requestsAt.length < 8; turn += 1) await nextWait()
+    await expect.poll(() => requestsAt.length).toBe(8)
+    expect(requestsAt[3]).toBe(third + 1_000)
+    expect(requestsAt.slice(4).map((at, index) => at - (requestsAt[3 + index] ?? 0))).toEqual([150, 150, 150, 150])
   })
 
   it('goes on from what the store holds after a restart, reading no page twice', { timeout: 60_000 }, async () => {

@@ -14,6 +14,7 @@ import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import type { DownloadingConversation, HistoryDownload } from '@shared/storage'
 import type { Log } from '../log/log'
+import { DownloadPace } from './download-pace'
 import { errorCodeOf } from './failures'
 import type { MessageFlow } from './message-flow'
 import type { HistoryStart, LocalStore, Preferences, TimelineService } from './ports'
@@ -23,13 +24,17 @@ import { systemTimers, type Timers } from './timers'
 export const BACKFILL_PAGE = 100
 /** Between one page and the next: five a second at most, half of where a deployment starts refusing. */
 export const BACKFILL_INTERVAL_MS = 200
+/** Between one page and the next while making up time given to live traffic: two thirds of where a deployment starts refusing. */
+export const BACKFILL_FASTEST_INTERVAL_MS = 150
+/** The most time given to live traffic that is made up afterwards. */
+const LONGEST_MAKE_UP_MS = 30_000
 /** The first wait after the service said it is busy or out of order; each further one doubles. */
 export const BACKFILL_FIRST_BACKOFF_MS = 2_000
 const LONGEST_BACKOFF_MS = 120_000
 /**
  * A page waits until no message has arrived live for this long: each page's decoding and keeping
  * takes a core for a moment, and on a machine of two a push arriving then reached the page twice as
- * late (push → DOM p99, measured by the bench).
+ * late (push → DOM p99, measured by the bench). The time is made up later (see `DownloadPace`).
  */
 export const LIVE_QUIET_MS = 1_000
 /** Yet a page waits no longer than this after the last one began, so a group that never falls quiet cannot stop the download. */
@@ -57,8 +62,10 @@ export interface BackfillDependencies {
   timers?: Timers
   /** Unix milliseconds, for the pace. */
   now?: () => number
-  /** From the start of one page's request to the next one's, at the least. */
+  /** From the start of one page's request to the next one's, on average. */
   intervalMs?: number
+  /** From the start of one page's request to the next one's, at the least (while making up time). */
+  fastestIntervalMs?: number
   /** The first wait after the service said it is busy or out of order; each further one doubles, up to `longestBackoffMs`. */
   firstBackoffMs?: number
   longestBackoffMs?: number
@@ -85,8 +92,7 @@ export class Backfill {
   /** Nothing was left to read at the last look: every listed conversation whole, or passed by. */
   #finished = false
   #failures = 0
-  /** When the last page was asked for (as `now`): how long live traffic has held the next one up. */
-  #pageAskedAt = -Infinity
+  readonly #pace: DownloadPace
   /** The store the rest refers to: another (a new account's, say) starts it all afresh. */
   #store: LocalStore | null = null
   #cursor: Cursor | null = null
@@ -104,6 +110,11 @@ export class Backfill {
     this.#intervalMs = deps.intervalMs ?? BACKFILL_INTERVAL_MS
     this.#firstBackoffMs = deps.firstBackoffMs ?? BACKFILL_FIRST_BACKOFF_MS
     this.#longestBackoffMs = deps.longestBackoffMs ?? LONGEST_BACKOFF_MS
+    this.#pace = new DownloadPace({
+      intervalMs: this.#intervalMs,
+      fastestMs: Math.min(deps.fastestIntervalMs ?? BACKFILL_FASTEST_INTERVAL_MS, this.#intervalMs),
+      longestMakeUpMs: LONGEST_MAKE_UP_MS
+    })
   }
 
   get paused(): boolean {
@@ -172,6 +183,7 @@ export class Backfill {
   }
 
   #cancel(): void {
+    this.#pace.restart()
     this.#cancelWait?.()
     this.#cancelWait = null
     this.#waitingOnService = false
@@ -226,21 +238,22 @@ export class Backfill {
     if (!this.#deps.pushConnected()) {
       // Push is away: what it misses comes first, read by the catch-up that follows its return.
       this.#caughtUp = false
+      this.#pace.restart()
       return this.#announce()
     }
     if (this.#deps.userBusy?.() === true) return this.#after(this.#intervalMs)
     const quietInMs = this.#untilQuiet()
     if (quietInMs > 0) return this.#after(quietInMs)
     this.#stepping = true
-    const startedAt = this.#now()
-    this.#pageAskedAt = startedAt
     let delayMs: number | null = this.#intervalMs
     try {
       const cursor = await this.#next(store)
       if (cursor === null) {
+        this.#pace.restart()
         delayMs = null
         return
       }
+      this.#pace.asked(this.#now())
       this.#announce()
       const messages = await this.#read(cursor)
       // Signed out, or the history deleted, while the page was on its way: it belongs to nobody now.
@@ -249,8 +262,9 @@ export class Backfill {
       this.#failures = 0
       // A steady pace: the time the page took counts towards the wait for the next, so the rate
       // is one page an interval, however long the service takes to answer (up to that).
-      delayMs = Math.max(0, this.#intervalMs - (this.#now() - startedAt))
+      delayMs = this.#pace.untilNext(this.#now())
     } catch (error) {
+      this.#pace.restart()
       delayMs = this.#failed(error)
     } finally {
       this.#stepping = false
@@ -264,7 +278,7 @@ export class Backfill {
     const liveAt = this.#deps.liveAt?.() ?? null
     if (liveAt === null) return 0
     const now = this.#now()
-    return Math.max(0, Math.min(liveAt + LIVE_QUIET_MS - now, this.#pageAskedAt + LONGEST_LIVE_WAIT_MS - now))
+    return Math.max(0, Math.min(liveAt + LIVE_QUIET_MS - now, this.#pace.lastAskedAt + LONGEST_LIVE_WAIT_MS - now))
   }
 
   /** The page to read next: the conversation under way, else the newest one not yet kept whole. */
