@@ -177,6 +177,25 @@ function backfillOf(options: { origin: string; scene: Seeded; store: LocalStore 
 
 const lastHeard = (run: Run): HistoryDownload | undefined => run.heard.at(-1)
 
+/** Ada's history read from the real service, each request's time on `time` noted, each answer taking `answerMs` of it. */
+function clockedHistory(scene: Seeded, time: ManualTime, answerMs = 0): { service: BackfillDependencies['service']; requestsAt: number[] } {
+  const real = gatewayFor(scene.service.origin, scene.ada)
+  const requestsAt: number[] = []
+  const clocked = async <T>(read: () => Promise<T>): Promise<T> => {
+    requestsAt.push(time.now)
+    const answer = await read()
+    time.now += answerMs
+    return answer
+  }
+  return {
+    requestsAt,
+    service: {
+      latestMessages: (id, limit) => clocked(() => real.latestMessages(id, limit)),
+      messagesBefore: (id, before, limit) => clocked(() => real.messagesBefore(id, before, limit))
+    }
+  }
+}
+
 async function storedTexts(store: LocalStore, conversationId: ConversationId): Promise<{ texts: string[]; older: string }> {
   const history = await store.newest(conversationId, 10_000)
   return { texts: history?.messages.map((message) => message.text) ?? [], older: history?.older ?? 'nothing kept' }
@@ -221,27 +240,9 @@ describe('downloading full history', () => {
     const { open } = await storeOnDisk()
     const store = await open()
     const time = new ManualTime()
-    const real = gatewayFor(scene.service.origin, scene.ada)
-    const requestsAt: number[] = []
-    /** Each answer takes 120 ms of the clock, as a slow service's would. */
-    const slowly = async <T>(read: () => Promise<T>): Promise<T> => {
-      requestsAt.push(time.now)
-      const answer = await read()
-      time.now += 120
-      return answer
-    }
-    const run = backfillOf({
-      origin: scene.service.origin,
-      scene,
-      store,
-      intervalMs: 200,
-      timers: time,
-      now: () => time.now,
-      service: {
-        latestMessages: (id, limit) => slowly(() => real.latestMessages(id, limit)),
-        messagesBefore: (id, before, limit) => slowly(() => real.messagesBefore(id, before, limit))
-      }
-    })
+    // Each answer takes 120 ms of the clock, as a slow service's would.
+    const { service, requestsAt } = clockedHistory(scene, time, 120)
+    const run = backfillOf({ origin: scene.service.origin, scene, store, intervalMs: 200, timers: time, now: () => time.now, service })
     run.backfill.caughtUp()
     // Each wait in turn, until the download says it is done (its last step, after the last wait, says so).
     const settled = (): boolean => time.pending > 0 || lastHeard(run)?.state === 'done'
@@ -260,26 +261,9 @@ describe('downloading full history', () => {
     const scene = await seeded()
     const store = await (await storeOnDisk()).open()
     const time = new ManualTime()
-    const real = gatewayFor(scene.service.origin, scene.ada)
-    const requestsAt: number[] = []
-    const noted = <T>(read: () => Promise<T>): Promise<T> => {
-      requestsAt.push(time.now)
-      return read()
-    }
+    const { service, requestsAt } = clockedHistory(scene, time)
     let liveAt: number | null = null
-    const run = backfillOf({
-      origin: scene.service.origin,
-      scene,
-      store,
-      intervalMs: 200,
-      timers: time,
-      now: () => time.now,
-      liveAt: () => liveAt,
-      service: {
-        latestMessages: (id, limit) => noted(() => real.latestMessages(id, limit)),
-        messagesBefore: (id, before, limit) => noted(() => real.messagesBefore(id, before, limit))
-      }
-    })
+    const run = backfillOf({ origin: scene.service.origin, scene, store, intervalMs: 200, timers: time, now: () => time.now, liveAt: () => liveAt, service })
     /** Runs the one wait there is, once the step before has set it. */
     const nextWait = async (): Promise<void> => {
       await expect.poll(() => time.pending).toBe(1)
