@@ -325,7 +325,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outbox.enqueue(conversationId, text, randomUUID())
     }
   })
-  const timelines = new Timelines(gateway, flow, localStore, new KeptPageCheck({ service: gateway, flow, log }), () => keeper?.settled() ?? Promise.resolve())
+  const timelines = new Timelines(gateway, flow, localStore, new KeptPageCheck({ service: gateway, flow, log }), () => keeper?.historySettled() ?? Promise.resolve())
   const shareOrigins = new ShareOrigins({ contactLink: () => gateway.contactLink() })
   const blocks = new Blocks({
     blocked: async () => (await gateway.blocks()).map((block) => block.userId),

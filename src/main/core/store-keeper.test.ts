@@ -144,6 +144,18 @@ describe('StoreKeeper', () => {
     expect(stores.get('1')?.writes).toEqual(['run 6 after 5 before null', 'run 7 after 6 before null', 'alone 9'])
   })
 
+  it('lets a read of a history wait for the messages kept a moment ago, and not for the list waiting its turn', async () => {
+    const { keeper, flow, stores, time } = rig()
+    await keeper.open('1')
+    keeper.keepConversations([{ id: 'a' } as Conversation])
+    flow.arrive(message('7'), 'pushed')
+    await keeper.historySettled()
+    expect(stores.get('1')?.writes).toEqual(['alone 7'])
+    await time.next()
+    await keeper.historySettled()
+    expect(stores.get('1')?.writes).toEqual(['alone 7', 'list a'])
+  })
+
   it('writes the list a moment after it changes, with whatever came since, and at once when it closes', async () => {
     const { keeper, stores, time } = rig()
     await keeper.open('1')

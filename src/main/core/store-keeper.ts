@@ -159,6 +159,15 @@ export class StoreKeeper {
   /** Resolves once every write queued so far (the list waiting too) has landed, or failed. */
   settled(): Promise<void> {
     this.#writeList()
+    return this.historySettled()
+  }
+
+  /**
+   * Resolves once every write already asked of the store has landed, or failed, leaving the list
+   * waiting to be written to its time: a read of a history needs the messages kept a moment ago,
+   * not the list, and writing that first (a hundred conversations, on opening one) held it up.
+   */
+  historySettled(): Promise<void> {
     return this.#writes.then(() => this.#answered())
   }
 
