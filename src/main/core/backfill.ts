@@ -6,9 +6,10 @@
 //
 // It comes after everything live: it begins only once catch-up says it is done, waits while push is
 // not connected (the next catch-up brings it back), gives way while a request of the user's is on
-// its way and while messages are arriving live, and asks the service at a steady, polite rate, waiting longer each time the service says
-// it is busy (429) or out of order (5xx). A conversation is done on an empty page, never on a short
-// one: a page can be short for other reasons than the start of a history.
+// its way and while messages are arriving live, and asks the service at a steady, polite rate,
+// waiting longer each time the service says it is busy (429) or out of order (5xx). A conversation
+// is done on an empty page, never on a short one: a page can be short for other reasons than the
+// start of a history.
 import type { ConversationId } from '@shared/conversation-id'
 import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
