@@ -3,12 +3,39 @@
 // decodes the service's payloads into these shapes, so the renderer never depends on wire formats.
 import type { Mute } from './attention'
 import type { ConversationId, ConversationKind } from './conversation-id'
-import type { MessagePage, PendingMessage } from './messages'
+import type { Attachment, MessagePage, PendingMessage } from './messages'
 
 export interface MessagePreview {
   senderName: string
   text: string
   hasAttachments: boolean
+  /**
+   * What the message carries, where the list can name it ("Sent a picture") when it has no words;
+   * absent for anything else, and in lists kept on the device before it was known.
+   */
+  attachmentKind?: PreviewAttachmentKind
+}
+
+export type PreviewAttachmentKind = 'picture' | 'location' | 'poll'
+
+/** A preview of a message with these attachments (the first one the list can name decides). */
+export function previewOf(senderName: string, text: string, attachments: readonly Attachment[]): MessagePreview {
+  const kind = attachments.map(kindOf).find((found) => found !== undefined)
+  return { senderName, text, hasAttachments: attachments.length > 0, ...(kind === undefined ? {} : { attachmentKind: kind }) }
+}
+
+function kindOf(attachment: Attachment): PreviewAttachmentKind | undefined {
+  switch (attachment.type) {
+    case 'image':
+    case 'imageLink':
+      return 'picture'
+    case 'location':
+      return 'location'
+    case 'poll':
+      return 'poll'
+    case 'emoji':
+      return undefined
+  }
 }
 
 export interface Conversation {

@@ -71,6 +71,8 @@ describe('sharing a location', () => {
       await place.waitFor()
       expect(await place.getAttribute('href')).toBe('https://www.openstreetmap.org/?mlat=46.5583&mlon=7.8353#map=16/46.5583/7.8353')
     }
+    // A place sent without words is named so in the list, not as some attachment.
+    await expect.poll(() => conversation(ada, FIRST_GROUP).textContent()).toContain('Shared a location')
   })
 
   it("fills in the device's position where the browser gives it, and a place without a name shows as a location", async () => {

@@ -81,6 +81,18 @@ describe('domain mapping', () => {
     expect(about({ type: 'membership.announce.added', data: 'junk' })).toEqual([])
   })
 
+  it('names what a last message of no words carries, where the list can say it', () => {
+    const lastWith = (attachments: unknown[]) =>
+      chatToConversation(
+        wireChat.parse({ created_at: 1, updated_at: 50, other_user: { id: '9', name: 'Ada', avatar_url: '' }, last_message: { ...message, id: '77', text: null, name: 'Ada', attachments } }),
+        '10'
+      ).preview
+    expect(lastWith([{ type: 'location', lat: '51.5', lng: '-0.12', name: 'Trailhead' }])).toEqual({ senderName: 'Ada', text: '', hasAttachments: true, attachmentKind: 'location' })
+    expect(lastWith([{ type: 'image', url: 'http://127.0.0.1:8080/image/i/0123456789abcdef' }])?.attachmentKind).toBe('picture')
+    // A kind this app does not show still counts as an attachment, unnamed.
+    expect(lastWith([{ type: 'split', token: 'x' }])).toEqual({ senderName: 'Ada', text: '', hasAttachments: true })
+  })
+
   it('names a DM conversation after the other user', () => {
     const chat = wireChat.parse({
       created_at: 1,

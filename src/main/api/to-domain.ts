@@ -1,7 +1,7 @@
 // Pure mappings from decoded wire payloads to the app's own model (src/shared/conversations.ts,
 // messages.ts and the rest), so nothing outside api/ and push/ depends on the service's field names.
 import { type ConversationId, chatId } from '@shared/conversation-id'
-import type { Conversation, DeletionActor, GroupRole, GroupType, MessagePreview } from '@shared/conversations'
+import { previewOf, type Conversation, type DeletionActor, type GroupRole, type GroupType, type MessagePreview } from '@shared/conversations'
 import type { Attachment, Message, Reaction } from '@shared/messages'
 import type { Me } from '@shared/session'
 import {
@@ -106,9 +106,12 @@ export function toMessage(wire: WireMessage, conversationId: ConversationId): Me
   }
 }
 
-function previewOf(senderName: string | null, text: string | null, attachmentCount: number, imageUrl: string | null): MessagePreview | null {
-  if (senderName === null && text === null && attachmentCount === 0 && imageUrl === null) return null
-  return { senderName: senderName ?? '', text: text ?? '', hasAttachments: attachmentCount > 0 || imageUrl !== null }
+/** The list's preview of a last message: any attachment counts, even of a kind this app does not show. */
+function previewFrom(senderName: string | null, text: string | null, wire: readonly unknown[] | null | undefined, imageUrl: string | null): MessagePreview | null {
+  const count = wire?.length ?? 0
+  if (senderName === null && text === null && count === 0 && imageUrl === null) return null
+  const known = [...toAttachments(wire), ...(imageUrl === null ? [] : [{ type: 'image' as const, url: imageUrl }])]
+  return { ...previewOf(senderName ?? '', text ?? '', known), hasAttachments: count > 0 || imageUrl !== null }
 }
 
 /**
@@ -130,7 +133,7 @@ export function groupToConversation(group: WireGroup, meId: string): Conversatio
     avatarUrl: group.image_url,
     lastActivityAt: lastMessageAt !== null && lastMessageAt > 0 ? lastMessageAt : (group.created_at ?? group.updated_at ?? 0),
     lastMessageId: messages?.last_message_id ?? null,
-    preview: preview === null ? null : previewOf(preview.nickname, preview.text, preview.attachments?.length ?? 0, preview.image_url),
+    preview: preview === null ? null : previewFrom(preview.nickname, preview.text, preview.attachments, preview.image_url),
     unreadCount: 0,
     mute: self?.muted === true ? { until: null } : null,
     ...(self?.nickname ? { myNickname: self.nickname } : {}),
@@ -179,7 +182,7 @@ export function chatToConversation(chat: WireChat, meId: string): Conversation {
     avatarUrl: chat.other_user.avatar_url,
     lastActivityAt: chat.updated_at ?? last?.created_at ?? chat.created_at ?? 0,
     lastMessageId: last?.id ?? null,
-    preview: last === null ? null : previewOf(last.name, last.text, toAttachments(last.attachments).length, null),
+    preview: last === null ? null : previewFrom(last.name, last.text, last.attachments, null),
     unreadCount: 0,
     mute: null,
     ...(typeof chat.messages_count === 'number' ? { messageCount: chat.messages_count } : {})

@@ -173,6 +173,11 @@ describe('Conversations', () => {
     })
     expect(conversations.list()[0]?.id).toBe(GROUP)
     expect(announced).toEqual([conversations.list()])
+
+    // A place shared without words: the list names what it is.
+    const place: Message = { ...service.write(GROUP, { senderId: '2', text: '' }), attachments: [{ type: 'location', lat: '51.5', lng: '-0.12', name: 'Trailhead' }] }
+    conversations.record(place, { read: false })
+    expect(conversations.get(GROUP)?.preview).toEqual({ senderName: place.senderName, text: '', hasAttachments: true, attachmentKind: 'location' })
   })
 
   it('records a message only once, and never one older than the conversation’s last', async () => {

@@ -2,7 +2,7 @@
 // its last message and how many messages arrived since the user last looked. The service keeps no
 // read state, so "last looked" is the newest message id seen, kept per conversation on this device.
 import { type ConversationId, compareIds, conversationKind, otherParticipant } from '@shared/conversation-id'
-import type { Conversation } from '@shared/conversations'
+import { previewOf, type Conversation } from '@shared/conversations'
 import type { Message, PendingMessage } from '@shared/messages'
 import type { Mute } from '@shared/attention'
 import type { Person } from '@shared/people'
@@ -250,7 +250,7 @@ export class Conversations {
       ...conversation,
       lastActivityAt: Math.max(conversation.lastActivityAt, message.createdAt),
       lastMessageId: message.id,
-      preview: { senderName: message.senderName, text: message.text, hasAttachments: message.attachments.length > 0 },
+      preview: previewOf(message.senderName, message.text, message.attachments),
       unreadCount: countsAsUnread ? Math.min(conversation.unreadCount + 1, UNREAD_COUNT_CAP) : conversation.unreadCount,
       // The service's count was of the messages before this one: the history's positions count it too.
       ...(conversation.messageCount === undefined ? {} : { messageCount: conversation.messageCount + 1 })
@@ -268,11 +268,16 @@ export class Conversations {
   replaced(message: Message): void {
     const conversation = this.#byId.get(message.conversationId)
     if (conversation === undefined || conversation.lastMessageId !== message.id) return
-    const preview = message.deleted
-      ? { senderName: message.senderName, text: DELETED_PREVIEW, hasAttachments: false }
-      : { senderName: message.senderName, text: message.text, hasAttachments: message.attachments.length > 0 }
+    const preview = previewOf(message.senderName, message.deleted ? DELETED_PREVIEW : message.text, message.deleted ? [] : message.attachments)
     const shown = conversation.preview
-    if (shown !== null && shown.senderName === preview.senderName && shown.text === preview.text && shown.hasAttachments === preview.hasAttachments) return
+    if (
+      shown !== null &&
+      shown.senderName === preview.senderName &&
+      shown.text === preview.text &&
+      shown.hasAttachments === preview.hasAttachments &&
+      shown.attachmentKind === preview.attachmentKind
+    )
+      return
     this.#byId.set(conversation.id, { ...conversation, preview })
     this.#announce()
   }

@@ -40,6 +40,20 @@ describe('conversation list', () => {
     expect(item).toHaveAccessibleName(expect.stringContaining('3 unread'))
   })
 
+  it('says what a last message of no words carries, and "Sent an attachment" where the kind is not known', async () => {
+    await startApp(
+      signedIn().returns('conversations:list', [
+        conversation({ id: 'g1', name: 'Book club', preview: { senderName: 'Grace', text: '', hasAttachments: true, attachmentKind: 'location' } }),
+        conversation({ id: 'g2', name: 'Climbing', preview: { senderName: 'Alan', text: ' ', hasAttachments: true, attachmentKind: 'picture' } }),
+        // As a list kept on the device before the kind was known holds it.
+        conversation({ id: 'g3', name: 'Chess', preview: { senderName: 'Ada', text: '', hasAttachments: true } })
+      ])
+    )
+    expect(await screen.findByRole('button', { name: /Book club/ })).toHaveTextContent('Grace: Shared a location')
+    expect(screen.getByRole('button', { name: /Climbing/ })).toHaveTextContent('Alan: Sent a picture')
+    expect(screen.getByRole('button', { name: /Chess/ })).toHaveTextContent('Ada: Sent an attachment')
+  })
+
   it("isolates the sender's name in the preview, so an override left open in it cannot turn the message around", async () => {
     const name = 'Eve \u202Egnp.exe'
     await startApp(
