@@ -2,9 +2,9 @@
 // starts again with the service down and still shows her list and that history from the store,
 // says `Offline` in the header with a notice that it shows what this device keeps, keeps what she
 // writes visibly waiting, and sends it once when the service is back.
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, send } from './support'
+import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, history, send } from './support'
 
 /** The newest message of the demo history of Weekend Hikers: it shows once that history is in. */
 const KNOWN_MESSAGE = 'Meet at the north parking lot at 8?'
@@ -20,10 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close()
 })
-
-function history(page: Page): Locator {
-  return page.getByRole('list', { name: 'Messages' })
-}
 
 describe('a start with the service down', () => {
   let page: Page

@@ -2,9 +2,9 @@
 // down: each says it cannot reach the service, the Message box still takes what
 // is written (the outbox keeps it), and once the service is back every pane that failed loads again
 // by itself, without anyone pressing Try again; what was written while it was down goes, once.
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, send } from './support'
+import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, history, send } from './support'
 
 const GROUP = FIRST_GROUP
 /** The newest message of the demo history of Weekend Hikers (said more than once there): it shows once the history is in. */
@@ -20,10 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close()
 })
-
-function history(page: Page): Locator {
-  return page.getByRole('list', { name: 'Messages' })
-}
 
 async function serviceDown(...pages: Page[]): Promise<void> {
   await world.stopService()

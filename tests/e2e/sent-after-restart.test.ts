@@ -2,9 +2,9 @@
 // on the same data folder, a message Ada sends into a group, one Grace writes there while it is
 // open, and what comes while another conversation is open all show in the group's history after
 // a reload, once each, as the conversation list's preview already says.
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, send, type OpenedApp } from './support'
+import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, history, type OpenedApp, send } from './support'
 
 const OTHER_GROUP = 'Book Club'
 const stamp = Date.now()
@@ -22,10 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close()
 })
-
-function history(page: Page): Locator {
-  return page.getByRole('list', { name: 'Messages' })
-}
 
 /** Sends into the first group over the service's REST interface, as another of the person's devices would. */
 async function sendElsewhere(firstName: string, text: string): Promise<void> {

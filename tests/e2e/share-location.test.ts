@@ -4,7 +4,7 @@
 // the Earth are refused in words with everything typed kept, and a refused position says so.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { conversation, EndToEnd, FIRST_GROUP } from './support'
+import { conversation, EndToEnd, FIRST_GROUP, history } from './support'
 
 let world: EndToEnd
 
@@ -15,10 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close()
 })
-
-function history(page: Page): Locator {
-  return page.getByRole('list', { name: 'Messages' })
-}
 
 async function openDialog(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Share location', exact: true }).click()

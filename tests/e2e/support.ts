@@ -244,6 +244,11 @@ export function conversation(page: Page, name: string): Locator {
   return page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: new RegExp(name) })
 }
 
+/** The open conversation's history: its list of messages. */
+export function history(page: Page): Locator {
+  return page.getByRole('list', { name: 'Messages' })
+}
+
 /** What the connection indicator says right now. */
 export async function connection(page: Page): Promise<string | undefined> {
   const indicator = page.getByRole('status').filter({ hasText: /Connected|Connecting…|Reconnecting…|Offline/ })
@@ -258,7 +263,7 @@ export async function send(page: Page, text: string): Promise<void> {
 
 /** Each message must show exactly once: waits for it, then makes sure no copy follows. */
 export async function expectShownOnce(page: Page, text: string): Promise<void> {
-  const copies = page.getByRole('list', { name: 'Messages' }).getByText(text, { exact: true })
+  const copies = history(page).getByText(text, { exact: true })
   await expect.poll(() => copies.count(), { timeout: 30_000 }).toBe(1)
   await page.waitForTimeout(750)
   expect(await copies.count()).toBe(1)

@@ -4,7 +4,7 @@
 // edit, the deleted message as deleted, and the reaction, with nobody pushing anything to her.
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connection, conversation, EndToEnd, FIRST_GROUP, send } from './support'
+import { connection, conversation, EndToEnd, FIRST_GROUP, history, send } from './support'
 
 const stamp = Date.now()
 const TO_EDIT = `Bring two litres of water ${stamp}`
@@ -22,10 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close()
 })
-
-function history(page: Page): Locator {
-  return page.getByRole('list', { name: 'Messages' })
-}
 
 function row(page: Page, text: string): Locator {
   return history(page).getByRole('listitem').filter({ hasText: text })
