@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { TestUser } from '../../server/test/support'
 import { launchApp, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { keptDevice, keptOutbox, launchOnDevice, numberedHistory, readWholeHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
@@ -45,6 +46,33 @@ function nextCatchUp(app: AppHarness<TokenVault, Preferences>, conversationId: s
       resolve(page.messages.map((message) => message.text))
     })
   })
+}
+
+/** A scene whose group Bea is in too, that Ada's app signed in, opened and closed: the text of the newest message it kept. */
+async function groupKeptWithBea(): Promise<{ scenery: Scene; bea: TestUser; kept: string | undefined }> {
+  const scenery = await scene()
+  const bea = await scenery.service.signUp({ name: 'Bea' })
+  await scenery.service.addMember(scenery.ada, scenery.groupId, bea)
+  const first = await signedInOnDevice(scope, scenery)
+  const kept = (await first.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text
+  await first.core.stop()
+  return { scenery, bea, kept }
+}
+
+/** Ada sends `sent` into the scene's group and Bea writes `pushed` there; each has reached Ada's app. */
+async function sendAndReceive(app: AppHarness<TokenVault, Preferences>, scenery: Scene, bea: TestUser, sent: string, pushed: string): Promise<void> {
+  await app.call('messages:send', { conversationId: scenery.groupId, text: sent, clientId: `client ${sent}` })
+  await app.events.waitFor('messages:received', (message) => message.text === sent)
+  await scenery.service.sendGroupMessage(bea, scenery.groupId, pushed)
+  await app.events.waitFor('messages:received', (message) => message.text === pushed)
+}
+
+/** The texts of the group's newest `count` messages as a restart shows them with the service cut off. */
+async function newestOffline(scenery: Scene, count: number): Promise<string[]> {
+  scenery.proxy.cut()
+  const offline = await restart(scenery)
+  const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
+  return messages.slice(-count).map((message) => message.text)
 }
 
 function filesUnder(directory: string): string[] {
@@ -110,19 +138,11 @@ describe('the local store', () => {
     await again.events.waitFor('messages:received', (message) => message.text === 'written elsewhere while the app was closed')
     await again.core.stop()
 
-    scenery.proxy.cut()
-    const offline = await restart(scenery)
-    const reopened = await offline.call('conversations:open', { conversationId: scenery.groupId })
-    expect(reopened.messages.slice(-2).map((message) => message.text)).toEqual(['history 120', 'written elsewhere while the app was closed'])
+    expect(await newestOffline(scenery, 2)).toEqual(['history 120', 'written elsewhere while the app was closed'])
   })
 
   it('keeps what is sent and pushed into a history opened from the store, already up to date, in the history it shows next', async () => {
-    const scenery = await scene()
-    const bea = await scenery.service.signUp({ name: 'Bea' })
-    await scenery.service.addMember(scenery.ada, scenery.groupId, bea)
-    const first = await signedInOnDevice(scope, scenery)
-    const kept = (await first.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text
-    await first.core.stop()
+    const { scenery, bea, kept } = await groupKeptWithBea()
 
     const again = await restart(scenery)
     await again.events.waitFor('push:status', (status) => status === 'connected')
@@ -130,25 +150,14 @@ describe('the local store', () => {
     expect((await again.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text).toBe(kept)
     // Nothing newer on the service: what comes next follows what the store showed.
     expect(await caughtUp).toEqual([])
-    await again.call('messages:send', { conversationId: scenery.groupId, text: 'sent after the restart', clientId: 'client-after-restart' })
-    await again.events.waitFor('messages:received', (message) => message.text === 'sent after the restart')
-    await scenery.service.sendGroupMessage(bea, scenery.groupId, 'pushed after the restart')
-    await again.events.waitFor('messages:received', (message) => message.text === 'pushed after the restart')
+    await sendAndReceive(again, scenery, bea, 'sent after the restart', 'pushed after the restart')
     await again.core.stop()
 
-    scenery.proxy.cut()
-    const offline = await restart(scenery)
-    const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
-    expect(messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent after the restart', 'pushed after the restart'])
+    expect(await newestOffline(scenery, 3)).toEqual([kept, 'sent after the restart', 'pushed after the restart'])
   })
 
   it('keeps what is sent and pushed into a kept conversation not opened since a restart, the list saying it was up to date, in the history it shows', async () => {
-    const scenery = await scene()
-    const bea = await scenery.service.signUp({ name: 'Bea' })
-    await scenery.service.addMember(scenery.ada, scenery.groupId, bea)
-    const first = await signedInOnDevice(scope, scenery)
-    const kept = (await first.call('conversations:open', { conversationId: scenery.groupId })).messages.at(-1)?.text
-    await first.core.stop()
+    const { scenery, bea, kept } = await groupKeptWithBea()
 
     const online = launch(scenery)
     const caughtUp = nextCatchUp(online, scenery.groupId)
@@ -156,19 +165,13 @@ describe('the local store', () => {
     await online.events.waitFor('push:status', (status) => status === 'connected')
     // Never opened this run, and the list's newest message is the one kept: nothing is read.
     expect(await caughtUp).toEqual([])
-    await online.call('messages:send', { conversationId: scenery.groupId, text: 'sent while it was not open', clientId: 'client-not-open' })
-    await online.events.waitFor('messages:received', (message) => message.text === 'sent while it was not open')
-    await scenery.service.sendGroupMessage(bea, scenery.groupId, 'pushed while it was not open')
-    await online.events.waitFor('messages:received', (message) => message.text === 'pushed while it was not open')
+    await sendAndReceive(online, scenery, bea, 'sent while it was not open', 'pushed while it was not open')
     // Opened now, from the store: what came while it was not open is on the page, not left to a catch-up that has nothing new to say.
     const opened = await online.call('conversations:open', { conversationId: scenery.groupId })
     expect(opened.messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent while it was not open', 'pushed while it was not open'])
     await online.core.stop()
 
-    scenery.proxy.cut()
-    const offline = await restart(scenery)
-    const { messages } = await offline.call('conversations:open', { conversationId: scenery.groupId })
-    expect(messages.slice(-3).map((message) => message.text)).toEqual([kept, 'sent while it was not open', 'pushed while it was not open'])
+    expect(await newestOffline(scenery, 3)).toEqual([kept, 'sent while it was not open', 'pushed while it was not open'])
   })
 
   it('keeps no message, name or unsent text readable in any file of the data directory', async () => {
