@@ -1,11 +1,12 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
 import { calibrate, toDriverTime } from './page-probe'
+import { tracePage } from './page-trace'
 import { ROOT, startAppProcess } from './processes'
 import { epochNow } from './probes/records'
 import { seededGroupName } from './seed'
@@ -88,35 +89,6 @@ interface StartOptions<T> {
   afterwards?: (page: Page) => Promise<T>
 }
 
-/** What Chromium's tracing records of a page with BENCH_PAGE_TRACE set: its main thread's tasks, with JS samples. */
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'v8.execute', 'blink.user_timing', 'loading', 'toplevel', 'disabled-by-default-v8.cpu_profiler']
-let tracesWritten = 0
-
-/**
- * With BENCH_PAGE_TRACE set to a folder, each start's page is traced from before its address is
- * opened to the end of `afterwards`, into `<folder>/start-<n>.json` (Chrome's trace format: open
- * it in DevTools' Performance panel or Perfetto). Tracing slows the page: the figures of a traced
- * run are not the bench's.
- */
-async function tracePage(page: Page): Promise<(() => Promise<void>) | null> {
-  const folder = process.env['BENCH_PAGE_TRACE']
-  if (folder === undefined || folder === '') return null
-  const session = await page.context().newCDPSession(page)
-  const events: unknown[] = []
-  session.on('Tracing.dataCollected', ({ value }: { value: unknown[] }) => events.push(...value))
-  await session.send('Tracing.start', { traceConfig: { includedCategories: TRACE_CATEGORIES }, transferMode: 'ReportEvents' })
-  return async () => {
-    const complete = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()))
-    await session.send('Tracing.end')
-    await complete
-    mkdirSync(folder, { recursive: true })
-    tracesWritten += 1
-    const file = join(folder, `start-${tracesWritten}.json`)
-    writeFileSync(file, JSON.stringify({ traceEvents: events }))
-    console.log(`  traced the page into ${file}`)
-  }
-}
-
 /** Starts the app's process on a data directory and times it to every one of `names` listed and enabled. */
 export async function startOnce<T = undefined>(run: Run, names: readonly string[], options: StartOptions<T> = {}): Promise<ColdStart<T>> {
   const context = await run.browser.newContext()
@@ -124,7 +96,7 @@ export async function startOnce<T = undefined>(run: Run, names: readonly string[
   // The tab is open before the process starts, as a browser already running would be.
   const page: Page = await context.newPage()
   page.on('pageerror', (error) => run.pageErrors.push(error))
-  const endTrace = await tracePage(page)
+  const endTrace = await tracePage(page, 'start')
   const app = await startAppProcess(join(run.dataRoot, options.dataDir ?? ADA_DATA_DIR), options.origin ?? run.service.origin, run.app)
   try {
     await page.goto(app.url)

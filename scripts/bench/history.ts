@@ -11,6 +11,7 @@ import { conversation, FIRST_GROUP } from '../../tests/e2e/support'
 import type { PartResult } from './figures'
 import { timeOpen } from './open-watch'
 import { LONG_GROUP } from './seed'
+import { tracePage } from './page-trace'
 import { openApp, type Run } from './session'
 import { ADA_DATA_DIR } from './cold-start'
 
@@ -59,7 +60,9 @@ export async function measureLongHistory(run: Run, options: { messages: number; 
     const slowBaseline = await throttled(page, () => scrollToTop(page, { step: options.step, collect: false, timeoutMs: SCROLL_TIMEOUT_MS }))
     console.log(scrollLine(`scroll ${FIRST_GROUP}, CPU ${CPU_SLOWDOWN}× slower`, slowBaseline))
     await open(LONG_GROUP, newest)
+    const endTrace = await tracePage(page, 'scroll-cpu4x')
     const slow = await throttled(page, () => scrollToTop(page, { step: options.step, collect: false, timeoutMs: SCROLL_TIMEOUT_MS }))
+    await endTrace?.()
     console.log(scrollLine(`scroll ${LONG_GROUP}, CPU ${CPU_SLOWDOWN}× slower`, slow))
     return {
       figures: {
