@@ -20,6 +20,7 @@ import { measurePushes, openGroup, type LatencyOptions } from './latency'
 import { RawFayeClient } from './raw-faye'
 import { epochNow } from './probes/records'
 import { timeOpen } from './open-watch'
+import { tracePage } from './page-trace'
 import { measureSearchTyping } from './search-typing'
 import { LONG_GROUP, seededGroupName } from './seed'
 import { openSignedIn, sleep, waitUntil, type Run } from './session'
@@ -150,7 +151,9 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     // The same series in the same app once the download is done: its list of a hundred and more
     // conversations, which every push redraws, against the latency part's app of four.
     floor = await RawFayeClient.subscribe(run.service.origin, `/user/${adaId}`, adaFloorToken)
+    const endTrace = await tracePage(first.page, 'pushes-kept')
     const after = await measurePushes({ run, ada: first, adaId, floor, graceToken, groupId, label: 'bench kept' }, options.latency)
+    await endTrace?.()
     await floor.close()
     floor = null
     await conversation(first.page, names.at(-1) ?? LONG_GROUP).waitFor()
