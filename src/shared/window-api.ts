@@ -46,6 +46,8 @@ export interface InvokeContract {
   /** Loads recent history, marks the conversation read and follows it live. */
   'conversations:open': { req: { conversationId: ConversationId }; res: OpenedConversation }
   'conversations:close': { req: { conversationId: ConversationId }; res: null }
+  /** The conversation open when the app last stopped (or the page was last closed), to open again. */
+  'conversations:leftOpen': { req: Empty; res: { conversationId: ConversationId | null } }
   'messages:loadOlder': { req: { conversationId: ConversationId; beforeId: string }; res: MessagePage }
   /**
    * The history kept on this device from a little before `messageId` up to just before `beforeId`,
@@ -352,6 +354,7 @@ const invokeChannels = {
   'conversations:list': true,
   'conversations:open': true,
   'conversations:close': true,
+  'conversations:leftOpen': true,
   'messages:loadOlder': true,
   'conversations:openAt': true,
   'conversations:pictures': true,

@@ -1,7 +1,7 @@
 // Offline, through the UI in browser mode: a person read a conversation and closed the app; it
 // starts again with the service down and still shows her list and that history from the store,
-// says `Offline` in the header with a notice that it shows what this device keeps, keeps what she
-// writes visibly waiting, and sends it once when the service is back.
+// open again as she left it; says `Offline` in the header with a notice that it shows what this
+// device keeps, keeps what she writes visibly waiting, and sends it once when the service is back.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connection, conversation, EndToEnd, expectShownOnce, FIRST_GROUP, history, send } from './support'
@@ -34,15 +34,16 @@ describe('a start with the service down', () => {
     await first.app.close()
   })
 
-  it('shows the kept list and history, reads Offline with a notice saying so, and keeps what she writes visibly waiting', async () => {
+  it('shows the kept list and the history left open, reads Offline with a notice saying so, and keeps what she writes visibly waiting', async () => {
     await world.stopService()
     ;({ page } = await world.openApp('ada'))
     await conversation(page, FIRST_GROUP).waitFor()
     await expect.poll(() => connection(page), { timeout: 15_000 }).toBe('Offline')
     await page.getByText(OFFLINE_NOTICE).waitFor()
 
-    await conversation(page, FIRST_GROUP).click()
+    // The conversation she left open opens again by itself, from the store.
     await history(page).getByText(KNOWN_MESSAGE).last().waitFor()
+    await expect.poll(() => conversation(page, FIRST_GROUP).getAttribute('aria-current')).toBe('true')
 
     await send(page, WRITTEN_OFFLINE)
     const waiting = history(page).getByText(WRITTEN_OFFLINE)

@@ -175,7 +175,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
           log,
           now
         })
-  const opened = new OpenConversation(push)
+  const opened = new OpenConversation({ push, keeper })
   const reachability = new Reachability({ changed: (offline) => events.emit('connection:offline', { offline }), ...timers })
   // A group deleted, or one the user was put out of, is announced to nobody (docs/protocol.md
   // §14.5): whichever call on it first answers 404 takes it out of the list.
@@ -221,6 +221,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       push.start(me)
       const store = keeper?.open(me.id) ?? Promise.resolve(null)
       drafts.signedIn(me.id)
+      opened.signedIn(me.id)
       // What this account left unsent comes back from its store, with what is written meanwhile.
       const outboxKept = outboxKeeper.signedIn(me.id, store).then((saved) => {
         if (session.me?.id === me.id) outbox.restore(saved)

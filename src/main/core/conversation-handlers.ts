@@ -63,6 +63,7 @@ export function conversationHandlers(context: FeatureContext, parts: Conversatio
       parts.opened.close(conversationId)
       return null
     },
+    'conversations:leftOpen': async () => ({ conversationId: parts.signedIn() ? await parts.opened.leftOpen() : null }),
     'conversations:openAt': async (request) => {
       context.conversation(request.conversationId)
       return parts.kept.openAt(request)

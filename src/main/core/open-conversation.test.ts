@@ -4,7 +4,7 @@ import { OpenConversation } from './open-conversation'
 function opened(): { followed: string[]; opened: OpenConversation } {
   const followed: string[] = []
   const push = { follow: (id: string) => followed.push(`+${id}`), unfollow: (id: string) => followed.push(`-${id}`) }
-  return { followed, opened: new OpenConversation(push) }
+  return { followed, opened: new OpenConversation({ push, keeper: null }) }
 }
 
 describe('the open conversation', () => {

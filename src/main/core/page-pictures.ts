@@ -209,6 +209,7 @@ const ANSWERS: { [C in InvokeChannel]: Filter<InvokeResponse<C>> } = {
   'conversations:list': (list, pictures) => list.map((conversation) => pictures.conversation(conversation)),
   'conversations:open': (opened, pictures) => pictures.opened(opened),
   'conversations:close': asIs,
+  'conversations:leftOpen': asIs,
   'conversations:mute': (conversation, pictures) => pictures.conversation(conversation),
   'conversations:unmute': (conversation, pictures) => pictures.conversation(conversation),
   'messages:loadOlder': (page, pictures) => pictures.page(page),

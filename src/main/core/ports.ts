@@ -420,6 +420,10 @@ export interface LocalStore {
   keepDraft(draft: Draft): Promise<void>
   /** The conversation has no draft any more (sent, or erased). */
   forgetDraft(conversationId: ConversationId): Promise<void>
+  /** The conversation open when the app last stopped; null when none was. */
+  leftOpen(): Promise<ConversationId | null>
+  /** The conversation open now (null: none), to open again at the next start. */
+  keepLeftOpen(conversationId: ConversationId | null): Promise<void>
 }
 
 /**

@@ -72,6 +72,7 @@ const VALID: { [C in InvokeChannel]: InvokeRequest<C> } = {
   'exports:start': { exportId: CLIENT_ID, conversationId: CONVERSATION, format: 'html' },
   'exports:cancel': { exportId: CLIENT_ID },
   'conversations:close': { conversationId: CONVERSATION },
+  'conversations:leftOpen': {},
   'messages:loadOlder': { conversationId: CONVERSATION, beforeId: '1001' },
   'search:messages': { query: 'hik "blue whale" from:ada has:image before:2024-05-31', conversationId: CONVERSATION, after: '1700000000.1001.42' },
   'messages:send': {

@@ -106,6 +106,7 @@ export const requestSchemas = {
   'conversations:list': empty,
   'conversations:open': z.strictObject({ conversationId }),
   'conversations:close': z.strictObject({ conversationId }),
+  'conversations:leftOpen': empty,
   'messages:loadOlder': z.strictObject({ conversationId, beforeId: messageId }),
   'conversations:openAt': z.strictObject({ conversationId, messageId, beforeId: messageId.nullable() }),
   'conversations:pictures': z.strictObject({ conversationId, beforeId: messageId.nullable() }),

@@ -37,6 +37,50 @@ describe('app start', () => {
     expect(listening).toEqual([1, 1, 1, 1, 1, 1])
     expect(fake.calls[0]?.channel).toBe('app:ready')
   })
+
+  it('opens again the conversation left open, once the list shows', async () => {
+    const fake = signedIn().returns('conversations:leftOpen', { conversationId: bookClub.id })
+    await startApp(fake)
+
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    expect(fake.calls.filter((call) => call.channel === 'conversations:open').map((call) => call.request)).toEqual([{ conversationId: bookClub.id }])
+  })
+
+  it('opens it again when the list holding it comes after the answer, as the store’s does at a start', async () => {
+    const fake = signedIn().returns('conversations:list', []).returns('conversations:leftOpen', { conversationId: bookClub.id })
+    await startApp(fake)
+    await expect.poll(() => fake.calls.some((call) => call.channel === 'conversations:leftOpen')).toBe(true)
+
+    fake.emit('conversations:changed', [bookClub])
+    expect(await screen.findByRole('textbox', { name: 'Message' })).toBeInTheDocument()
+    expect(fake.calls.filter((call) => call.channel === 'conversations:open').map((call) => call.request)).toEqual([{ conversationId: bookClub.id }])
+  })
+
+  it('leaves the one the person opened first open', async () => {
+    const chess = conversation({ id: 'g2', name: 'Chess club' })
+    const fake = signedIn()
+      .returns('conversations:list', [])
+      .returns('conversations:leftOpen', { conversationId: bookClub.id })
+      .returns('conversations:open', { conversation: chess, messages: [], hasOlder: false, pending: [] })
+    await startApp(fake)
+    fake.emit('conversations:changed', [chess])
+    await fireEvent.click(await screen.findByRole('button', { name: /Chess club/ }))
+    await screen.findByRole('textbox', { name: 'Message' })
+
+    fake.emit('conversations:changed', [chess, bookClub])
+    await screen.findByRole('button', { name: /Book club/ })
+    expect(fake.calls.filter((call) => call.channel === 'conversations:open').map((call) => call.request)).toEqual([{ conversationId: chess.id }])
+  })
+
+  it('opens none when the one left open is no longer listed', async () => {
+    const fake = signedIn().returns('conversations:leftOpen', { conversationId: 'g-gone' })
+    await startApp(fake)
+    await screen.findByRole('button', { name: /Book club/ })
+    await expect.poll(() => fake.calls.some((call) => call.channel === 'conversations:leftOpen')).toBe(true)
+
+    expect(fake.calls.some((call) => call.channel === 'conversations:open')).toBe(false)
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull()
+  })
 })
 
 describe('drafts across sessions', () => {

@@ -119,7 +119,7 @@ describe('migrations', () => {
     db.prepare("INSERT INTO outbox (client_id, position, json) VALUES ('c1', 0, '{\"clientId\":\"c1\"}')").run()
 
     migrate(db)
-    expect(db.pragma('user_version', { simple: true })).toBe(4)
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length)
     const store = new SqliteStore(db, null)
     expect(await store.drafts()).toEqual([])
     const draft = { conversationId: '7', text: 'half a thought', pictures: [{ id: 'p1', name: 'harbour.png', contentType: 'image/png' as const, url: 'https://i.example/p1.png' }], savedAt: 9 }
@@ -131,5 +131,31 @@ describe('migrations', () => {
     expect(await store.conversations()).toEqual([{ id: '7' }])
     const hits = await store.search({ words: ['hafen'], phrases: [], senderNames: [], senderIds: [], conversationIds: [], has: [], since: null, until: null, after: null, limit: 10 })
     expect(hits.hits.map((hit) => hit.messageId)).toEqual([message.id])
+  })
+
+  it('bring a database the fourth version made, with its rows, to the conversation left open, keeping every row', async () => {
+    const db = new Sqlite(':memory:')
+    migrate(db, MIGRATIONS.slice(0, 4))
+    const message = { id: '180000000000000001', conversationId: '7', sourceGuid: 'g', senderId: '2', senderName: 'Bea', senderAvatarUrl: null, system: false, aboutUserIds: [], text: 'Kaffee am Hafen', attachments: [], createdAt: 5, deleted: false }
+    db.prepare('INSERT INTO messages (conversation_id, id, sort_key, created_at, sender_id, deleted, json) VALUES (?, ?, ?, ?, ?, 0, ?)').run('7', message.id, BigInt(message.id), 5, '2', JSON.stringify(message))
+    db.prepare('INSERT INTO runs (conversation_id, first_key, last_key, reaches_start) VALUES (?, ?, ?, 1)').run('7', BigInt(message.id), BigInt(message.id))
+    db.prepare("INSERT INTO conversations (id, position, json) VALUES ('7', 0, '{\"id\":\"7\"}')").run()
+    const draft = { conversationId: '7', text: 'half a thought', pictures: [], savedAt: 9 }
+    db.prepare('INSERT INTO drafts (conversation_id, saved_at, json) VALUES (?, ?, ?)').run('7', 9, JSON.stringify(draft))
+
+    migrate(db)
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length)
+    const store = new SqliteStore(db, null)
+    expect(await store.leftOpen()).toBeNull()
+    await store.keepLeftOpen('7')
+    expect(await store.leftOpen()).toBe('7')
+    await store.keepLeftOpen('dm:2')
+    expect(await store.leftOpen()).toBe('dm:2')
+    await store.keepLeftOpen(null)
+    expect(await store.leftOpen()).toBeNull()
+    // Everything version 4 kept is still there.
+    expect(await store.newest('7', 10)).toEqual({ messages: [message], older: 'none' })
+    expect(await store.conversations()).toEqual([{ id: '7' }])
+    expect(await store.drafts()).toEqual([draft])
   })
 })

@@ -120,6 +120,18 @@ export const MIGRATIONS: readonly Migration[] = [
           json TEXT NOT NULL
         );
       `)
+  },
+  {
+    name: 'the conversation left open',
+    up: (db) =>
+      db.exec(`
+        -- The conversation open when the app last stopped, opened again at the next start. One row
+        -- at most; none when no conversation was open.
+        CREATE TABLE left_open (
+          only INTEGER PRIMARY KEY CHECK (only = 1),
+          conversation_id TEXT NOT NULL
+        );
+      `)
   }
 ]
 

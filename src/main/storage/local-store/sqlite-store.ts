@@ -307,6 +307,15 @@ export class SqliteStore implements LocalStore {
     this.#sql.forgetDraft.run(conversationId)
   }
 
+  async leftOpen(): Promise<ConversationId | null> {
+    return (this.#sql.leftOpen.get() as ConversationId | undefined) ?? null
+  }
+
+  async keepLeftOpen(conversationId: ConversationId | null): Promise<void> {
+    if (conversationId === null) this.#sql.forgetLeftOpen.run()
+    else this.#sql.keepLeftOpen.run(conversationId)
+  }
+
   async close(): Promise<void> {
     await this.pictures.close()
     if (!this.#db.open) return
@@ -415,7 +424,10 @@ function prepare(db: Database) {
     counts: db.prepare('SELECT (SELECT COUNT(*) FROM messages) AS messages, (SELECT COUNT(DISTINCT conversation_id) FROM messages) AS conversations'),
     drafts: db.prepare('SELECT json FROM drafts ORDER BY saved_at DESC'),
     keepDraft: db.prepare('INSERT INTO drafts (conversation_id, saved_at, json) VALUES (?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET saved_at = excluded.saved_at, json = excluded.json'),
-    forgetDraft: db.prepare('DELETE FROM drafts WHERE conversation_id = ?')
+    forgetDraft: db.prepare('DELETE FROM drafts WHERE conversation_id = ?'),
+    leftOpen: db.prepare('SELECT conversation_id FROM left_open').pluck(),
+    keepLeftOpen: db.prepare('INSERT INTO left_open (only, conversation_id) VALUES (1, ?) ON CONFLICT (only) DO UPDATE SET conversation_id = excluded.conversation_id'),
+    forgetLeftOpen: db.prepare('DELETE FROM left_open')
   }
 }
 

@@ -35,7 +35,9 @@ const sqlMethods = {
   searchScope: true,
   drafts: true,
   keepDraft: true,
-  forgetDraft: true
+  forgetDraft: true,
+  leftOpen: true,
+  keepLeftOpen: true
 } satisfies Record<SqlMethod, true>
 
 export function isSqlMethod(name: unknown): name is SqlMethod {

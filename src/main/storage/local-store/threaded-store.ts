@@ -144,6 +144,14 @@ export class ThreadedStore implements LocalStore {
     return this.#call('forgetDraft', conversationId)
   }
 
+  leftOpen(): Promise<ConversationId | null> {
+    return this.#call('leftOpen')
+  }
+
+  keepLeftOpen(conversationId: ConversationId | null): Promise<void> {
+    return this.#call('keepLeftOpen', conversationId)
+  }
+
   /**
    * SQLite's integrity check of the whole file, on a connection and a thread of its own, so the
    * store serves meanwhile: 'ok', or what the check found. Rejects when the file could not be read

@@ -37,6 +37,7 @@ export class FakeApi {
     this.returns('session:get', { status: 'signedOut', notice: null })
     this.returns('conversations:list', [])
     this.returns('conversations:close', null)
+    this.returns('conversations:leftOpen', { conversationId: null })
     this.returns('session:signOut', { status: 'signedOut' })
     this.returns('session:cancelVerification', null)
     this.returns('shell:openExternal', null)

@@ -28,6 +28,8 @@ export class AppModel {
   #stops: (() => void)[] = []
   /** Whose drafts the view holds: the last user who was signed in. */
   #draftsOf: string | null = null
+  /** The conversation left open at the last stop, until it opens again or the person opens another. */
+  #leftOpen: ConversationId | null = null
 
   /** Subscribes to every event, then tells main it may deliver what it queued, then loads. */
   async start(): Promise<void> {
@@ -98,6 +100,7 @@ export class AppModel {
     const openId = this.view.conversationId
     const name = this.conversations.selected?.name ?? this.view.conversation?.name ?? 'this group'
     this.conversations.replace(list)
+    this.#reopenIfListed()
     if (openId === null || conversationKind(openId) !== 'group' || list.some((conversation) => conversation.id === openId)) return
     this.closeConversation([{ given: name }, ' was deleted, or you are no longer in it.'])
   }
@@ -110,11 +113,37 @@ export class AppModel {
   #followUser(me: Me | null): void {
     this.view.close()
     this.conversations.clear()
+    this.#leftOpen = null
     if (me === null) return
     if (this.#draftsOf !== null && this.#draftsOf !== me.id) this.view.forgetDrafts()
     this.#draftsOf = me.id
     // What main keeps from before a reload or a restart.
     void this.view.drafts.load()
-    void this.conversations.list.load()
+    void this.conversations.list.load().then(() => this.#reopenIfListed())
+    void this.#askLeftOpen()
+  }
+
+  /** Which conversation was open when the app last stopped (or the page was reloaded), to open again. */
+  async #askLeftOpen(): Promise<void> {
+    this.#leftOpen = null
+    const { conversationId } = await call('conversations:leftOpen', {}).catch(() => ({ conversationId: null }))
+    this.#leftOpen = conversationId
+    this.#reopenIfListed()
+  }
+
+  /**
+   * The conversation left open opens again as soon as the list holds it (from the store at a start,
+   * before the service answers), unless the person has opened one first.
+   */
+  #reopenIfListed(): void {
+    const conversationId = this.#leftOpen
+    if (conversationId === null) return
+    if (this.conversations.selectedId !== null || this.view.conversationId !== null) {
+      this.#leftOpen = null
+      return
+    }
+    if (!this.conversations.list.value.some((conversation) => conversation.id === conversationId)) return
+    this.#leftOpen = null
+    void this.openConversation(conversationId)
   }
 }
