@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Message } from '@shared/messages'
-import { MAX_ROWS, STEP_ROWS } from '$lib/history-window'
+import { LATEST_ROWS, MAX_ROWS, STEP_ROWS } from '$lib/history-window'
 import { me, message } from '../../testing/fake-api'
 import { layOutHistory, VIEWPORT_HEIGHT } from '../../testing/history-layout'
 import MessageHistory from './MessageHistory.svelte'
@@ -56,12 +56,12 @@ describe('a long history', { timeout: 20_000 }, () => {
   })
   afterEach(() => removeLayout())
 
-  it('draws only the newest hundred rows of ten thousand messages, scrolled to the newest', async () => {
+  it(`draws only the newest ${LATEST_ROWS} rows of ten thousand messages, scrolled to the newest`, async () => {
     const messages = history(10_000)
     render(MessageHistory, props(messages))
 
     await waitFor(() => expect(inView(rowOf(messages.at(-1)?.id ?? ''))).toBe(true))
-    expect(rows()).toHaveLength(100)
+    expect(rows()).toHaveLength(LATEST_ROWS)
     expect(drawnIds().at(-1)).toBe(messages.at(-1)?.id)
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
   })
@@ -230,7 +230,7 @@ describe('a long history', { timeout: 20_000 }, () => {
     await waitFor(() => expect(inView(rowOf(first.id))).toBe(true))
     expect(rows().length).toBeLessThanOrEqual(MAX_ROWS)
 
-    viewport().scrollTop = viewport().scrollTop - 2_000
+    viewport().scrollTop = viewport().scrollTop - 600
     await fireEvent.scroll(viewport())
     const reading = drawnIds().find((id) => inView(rowOf(id))) ?? ''
     const readingTop = rowOf(reading)?.getBoundingClientRect().top
