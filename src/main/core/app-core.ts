@@ -54,6 +54,7 @@ import { StoreKeeper } from './store-keeper'
 import { storageHandlers } from './storage-handlers'
 import { MessageSearch } from './message-search'
 import { Timelines } from './timelines'
+import { ServiceHold } from './service-hold'
 import type { Timers } from './timers'
 import { TypingPublisher } from './typing'
 import { uploadHandlers } from './upload-handlers'
@@ -186,7 +187,9 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   })
   // Every answer, and every failure to reach the service, tells whether the app is offline.
   const watched: ServiceGateway = watchingReach(watchingForGoneGroups(deps.service.gateway, goneGroups), reachability)
-  const gateway: ServiceGateway = keeper === null ? watched : keepingReads(watched, { store: localStore, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
+  const hold = new ServiceHold(deps.timers)
+  const held: ServiceGateway = hold.holding(watched)
+  const gateway: ServiceGateway = keeper === null ? held : keepingReads(held, { store: localStore, keepGroup: (details) => keeper.keepGroup(details), keepPerson: (person) => keeper.keepPerson(person) })
   deps.service.attach({
     token: () => session.token,
     me: () => session.me,
@@ -216,7 +219,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     now,
     ...timers,
     changed: (state) => events.emit('session:changed', state),
-    signedIn: (me) => {
+    signedIn: (me, { fromDevice: restored }) => {
       signedInAs = me.id
       push.start(me)
       const store = keeper?.open(me.id) ?? Promise.resolve(null)
@@ -229,7 +232,10 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       outboxBack = outboxKept
       // What this device kept shows first; the service then brings it up to date. Chats whose
       // first message never went are listed again with it, before it is sent again.
-      const shown = showKept(me, store).then(() => outboxKept)
+      const fromDevice = showKept(me, store)
+      // Restored from the device, it is shown before the service is asked anything (service-hold.ts).
+      if (restored) hold.holdWhileShowing(fromDevice)
+      const shown = fromDevice.then(() => outboxKept)
       const listed = shown.then(() => refreshConversations()).then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
       // Catch-up (and the outbox it resumes) waits for the list too: a chat listed only for its
       // unsent first message must be in it, by name, before that message goes out again.
@@ -436,15 +442,19 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     conversations.replaced(change.message)
   })
 
-  /** Shows the list the account's store kept, once it is open, if the service has not answered first. */
-  async function showKept(me: Me, opening: Promise<LocalStore | null>): Promise<void> {
+  /**
+   * Shows the list the account's store kept, once it is open, if the service has not answered
+   * first; answers whether it kept any conversation.
+   */
+  async function showKept(me: Me, opening: Promise<LocalStore | null>): Promise<boolean> {
     const store = await opening
-    if (!store || session.me?.id !== me.id) return
+    if (!store || session.me?.id !== me.id) return false
     const kept = await store.conversations().catch((error: unknown) => {
       log.warn('could not read the conversation list kept on this device', error)
       return []
     })
     conversations.showKept(kept)
+    return kept.length > 0
   }
 
   function setPushStatus(status: PushStatus): void {

@@ -91,7 +91,7 @@ export class Reachability {
   }
 }
 
-type ServiceMethods<T> = { [K in keyof T]: (...args: never[]) => Promise<unknown> }
+export type ServiceMethods<T> = { [K in keyof T]: (...args: never[]) => Promise<unknown> }
 
 /** The same service, each of its calls telling `reachability` whether the service answered. */
 export function watchingReach<T extends ServiceMethods<T>>(service: T, reachability: Reachability): T {

@@ -33,7 +33,8 @@ export interface SessionDependencies {
   now?: () => number
   timers?: Timers
   changed(state: SessionState): void
-  signedIn(me: Me): void
+  /** `fromDevice`: restored as the account this device remembers and keeps a store for, before the service confirms it. */
+  signedIn(me: Me, how: { fromDevice: boolean }): void
   /**
    * The signed-in session ended: `byUser` when the user signed out (what this device keeps of the
    * account then goes with it), not when it merely ended (a refused token, another deployment).
@@ -116,7 +117,7 @@ export class Session {
     this.#issued = kept
     const remembered = this.#deps.preferences.get('account')
     if (remembered !== undefined && (await this.#deps.keptLocally?.(remembered.id)) === true) {
-      this.#becomeSignedIn(remembered)
+      this.#becomeSignedIn(remembered, { fromDevice: true })
       void this.#confirmRestored(kept, remembered)
       return
     }
@@ -454,10 +455,10 @@ export class Session {
     return outcome.me
   }
 
-  #becomeSignedIn(me: Me): void {
+  #becomeSignedIn(me: Me, how = { fromDevice: false }): void {
     this.#deps.preferences.set('account', me)
     this.#setState({ status: 'signedIn', me })
-    this.#deps.signedIn(me)
+    this.#deps.signedIn(me, how)
   }
 
   async #end(notice: string | null, byUser = false): Promise<void> {
