@@ -3,9 +3,10 @@
 // the service's own paging, and push → DOM while it runs. Then the relay goes silent (it takes
 // every connection and answers nothing, as a service that hangs does) and her app starts again on
 // the same data directory: the time from the spawn of its process to every seeded conversation
-// listed (from the store), and the time to open the long conversation (from the store), read
-// beside the same first open in a fresh page with the service answering. With every history kept,
-// a search is typed into the page (search-typing.ts).
+// listed (from the store), and the time to open the long conversation (from the store) once the
+// start has opened again the conversation left open, read beside the same open in a fresh page
+// with the service answering. With every history kept, a search is typed into the page
+// (search-typing.ts).
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
