@@ -7,9 +7,11 @@
 // start has opened again the conversation left open, read beside the same open in a fresh page
 // with the service answering. With every history kept, a search is typed into the page
 // (search-typing.ts).
-import { createServer, connect, type Server, type Socket } from 'node:net'
+import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { conversation, FIRST_GROUP, history } from '../../tests/e2e/support'
 import { seededText } from '../../tests/e2e/long-history'
@@ -19,6 +21,7 @@ import { startOnce } from './cold-start'
 import { median, type PartResult } from './figures'
 import { measurePushes, openGroup, type LatencyOptions } from './latency'
 import { RawFayeClient } from './raw-faye'
+import { ROOT } from './processes'
 import { epochNow } from './probes/records'
 import { timeOpen } from './open-watch'
 import { tracePage } from './page-trace'
@@ -30,38 +33,39 @@ import { openSignedIn, sleep, waitUntil, type Run } from './session'
 const POLITE_MESSAGES_PER_S = 500
 
 const STORED_DATA_DIR = 'ada-stored'
+const RELAY = fileURLToPath(new URL('./silent-relay.ts', import.meta.url))
 
-/** A TCP relay to the service that can stop answering: connections are then taken and left hanging. */
+/** A TCP relay to the service that can stop answering (silent-relay.ts, in its own process). */
 interface SilentRelay {
   origin: string
-  silent: boolean
+  /** From now on, connections are taken and left hanging. */
+  goSilent(): Promise<void>
   close(): Promise<void>
 }
 
 async function startRelay(target: string): Promise<SilentRelay> {
-  const { hostname, port } = new URL(target)
-  const sockets = new Set<Socket>()
-  const relay = { silent: false } as SilentRelay
-  const server: Server = createServer((socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-    socket.on('error', () => socket.destroy())
-    if (relay.silent) return
-    const upstream = connect(Number(port), hostname)
-    sockets.add(upstream)
-    upstream.on('close', () => sockets.delete(upstream))
-    upstream.on('error', () => socket.destroy())
-    socket.pipe(upstream).pipe(socket)
+  const child = spawn(process.execPath, ['--import', 'tsx', RELAY, target], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  const origin = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const address = /^Relay (http:\/\/\S+)$/.exec(line)
+      if (address?.[1] !== undefined) resolve(address[1])
+    })
+    child.once('exit', (code) => reject(new Error(`the relay exited before it listened (${code})`)))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('the relay has no port')
-  relay.origin = `http://127.0.0.1:${address.port}`
-  relay.close = () => {
-    for (const socket of sockets) socket.destroy()
-    return new Promise((resolve) => server.close(() => resolve()))
+  return {
+    origin,
+    goSilent: () =>
+      new Promise((resolve) => {
+        child.once('message', () => resolve())
+        child.send('silent')
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.disconnect()
+      })
   }
-  return relay
 }
 
 /** How much the store in `dataDir` holds, read through the app's own storage code. */
@@ -198,7 +202,7 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     }
     console.log(`  ${LONG_GROUP} opened first in a fresh page with the service answering, after ${FIRST_GROUP} left open opened again: ${freshOnline.map((ms) => ms.toFixed(1)).join(', ')} ms`)
 
-    relay.silent = true
+    await relay.goSilent()
     console.log(`  the relay now answers nothing; the app started ${options.starts} times on the same data directory`)
     const starts: number[] = []
     const opens: number[] = []
