@@ -6,6 +6,7 @@ import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import { conversation, FakeApi, me, message } from '../../testing/fake-api'
 import { layOutHistory } from '../../testing/history-layout'
+import { LATEST_ROWS, STEP_ROWS } from '$lib/history-window'
 import { startApp } from '../../testing/start-app'
 
 const now = (): number => Math.floor(Date.now() / 1000)
@@ -61,12 +62,14 @@ describe('message actions', () => {
     expect(within(toolbarOf(history, 'Newest mine')).getByRole('button', { name: 'Edit' })).toBeInTheDocument()
     expect(within(toolbarOf(history, 'Early 41')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
 
-    const pointed = rowOf(history, 'Early 10')
+    // The newest LATEST_ROWS are drawn on opening: the rows above the twenty, from the first drawn on, wait.
+    const firstDrawn = texts.length + 1 - LATEST_ROWS
+    const pointed = rowOf(history, 'Early 25')
     expect(within(pointed).queryByRole('toolbar')).toBeNull()
     await fireEvent.pointerEnter(pointed.querySelector('.message') ?? pointed)
-    expect(within(toolbarOf(history, 'Early 10')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+    expect(within(toolbarOf(history, 'Early 25')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
     await waitFor(() => expect(within(toolbarOf(history, 'Early 40')).getByRole('button', { name: 'React' })).toBeInTheDocument(), { timeout: 20_000 })
-    expect(within(toolbarOf(history, 'Early 0')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+    expect(within(toolbarOf(history, `Early ${firstDrawn}`)).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
   }, 30_000)
 
   it('offers the same actions on rows drawn while scrolling up, on one the pointer comes to at once', async () => {
@@ -75,20 +78,22 @@ describe('message actions', () => {
       const texts = Array.from({ length: 300 }, (_, index) => `Old ${index}`)
       const history = await open(setUp([...texts.map((text) => grace(text)), mine('Newest mine')]))
       const viewport = screen.getByRole('region', { name: 'Message history' })
-      // The newest hundred are drawn on opening: Old 201 to Old 299 and the newest.
-      expect(within(history).queryByText('Old 199')).toBeNull()
+      // The newest LATEST_ROWS are drawn on opening: from Old 261 to Old 299, and the newest.
+      const firstDrawn = texts.length + 1 - LATEST_ROWS
+      const lastOfBatch = `Old ${firstDrawn - 1}`
+      expect(within(history).queryByText(lastOfBatch)).toBeNull()
 
       viewport.scrollTop = 0
       await fireEvent.scroll(viewport)
-      await waitFor(() => expect(within(history).getByText('Old 199')).toBeInTheDocument())
+      await waitFor(() => expect(within(history).getByText(lastOfBatch)).toBeInTheDocument())
       // The rows of that batch put their toolbars off until the page is idle; the last of them is made last.
-      const pointed = rowOf(history, 'Old 199')
+      const pointed = rowOf(history, lastOfBatch)
       expect(within(pointed).queryByRole('toolbar')).toBeNull()
       await fireEvent.pointerEnter(pointed.querySelector('.message') ?? pointed)
-      expect(within(toolbarOf(history, 'Old 199')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+      expect(within(toolbarOf(history, lastOfBatch)).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
       // The others get theirs when the page is idle, a few at a time (slowly in jsdom on a busy machine).
-      await waitFor(() => expect(within(toolbarOf(history, 'Old 198')).getByRole('button', { name: 'Pin' })).toBeInTheDocument(), { timeout: 20_000 })
-      expect(within(toolbarOf(history, 'Old 180')).getByRole('button', { name: 'React' })).toBeInTheDocument()
+      await waitFor(() => expect(within(toolbarOf(history, `Old ${firstDrawn - 2}`)).getByRole('button', { name: 'Pin' })).toBeInTheDocument(), { timeout: 20_000 })
+      expect(within(toolbarOf(history, `Old ${firstDrawn - STEP_ROWS}`)).getByRole('button', { name: 'React' })).toBeInTheDocument()
     } finally {
       removeLayout()
     }
