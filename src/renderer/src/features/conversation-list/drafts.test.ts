@@ -47,6 +47,20 @@ describe('drafts', () => {
     await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Draft: Half a thought, and more'))
   })
 
+  it('fill the composer of the conversation opened again by itself before main answered, and are not erased by it', async () => {
+    const fake = setUp().returns('conversations:leftOpen', { conversationId: 'g1' })
+    const drafts = fake.holds('drafts:list')
+    await startApp(fake)
+    // The conversation left open is open again, its composer drawn, before main has told its drafts.
+    expect((await messageBox()).value).toBe('')
+    drafts.resolve([{ conversationId: 'g1', text: 'Half a thought', pictures: [], savedAt: 1 }])
+    await waitFor(async () => expect((await messageBox()).value).toBe('Half a thought'))
+    // Nothing was handed main over the draft it keeps: no empty save erased it.
+    expect(fake.callsTo('drafts:keep')).toEqual([])
+    await fireEvent.click(await listed('Climbing'))
+    await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Draft: Half a thought'))
+  })
+
   it('are forgotten in main as soon as the box is emptied', async () => {
     const fake = setUp()
     await startApp(fake)
@@ -86,7 +100,7 @@ describe('drafts', () => {
     await fireEvent.click(await listed('Book club'))
     await type('Sent before the kept drafts came')
     await type('')
-    kept.resolve([{ conversationId: 'g1', text: 'Half a thought', pictures: [] , savedAt: 1 }])
+    kept.resolve([{ conversationId: 'g1', text: 'Half a thought', pictures: [], savedAt: 1 }])
     await fireEvent.click(await listed('Climbing'))
     await fireEvent.click(await listed('Book club'))
     await waitFor(async () => expect(await listed('Book club')).toHaveTextContent('Grace: Chapter 4 tonight?'))
