@@ -13,6 +13,7 @@ import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '.
 import { keptDevice, keptOutbox, numberedHistory, readWholeHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
 import { SET_ASIDE_NOTICE } from '../../src/main/storage/local-store/local-stores'
+import { CHECK_AFTER_MS } from '../../src/main/core/store-keeper'
 import { TOKEN_FILE_NAME } from '../../src/main/storage/file-token-vault'
 import { environmentWithoutParley, startBrowserCli, type BrowserCli } from '../support/browser-cli'
 
@@ -186,6 +187,8 @@ describe('an undamaged store', () => {
     const app = launchAppOnDisk(scene.proxy.origin, cleanups, scene.dataDir)
     await app.core.start()
     await sentOnce(app, scene)
+    // Its check begins a few seconds after it opened, and reads a small file in well under two more.
+    await new Promise((resolve) => setTimeout(resolve, CHECK_AFTER_MS + 2_000))
     expect(app.events.all('storage:notice')).toEqual([])
     expect(setAsideFiles(scene)).toEqual([])
   })

@@ -535,11 +535,11 @@ export interface OpenedStore {
   /** In words, when the store there was had to be moved aside and this one made anew; null when not. */
   setAside: string | null
   /**
-   * The integrity check of the store, which reads the whole file and so runs once the store has
-   * opened, while it serves. A store it finds `damaged` is handed to `replaceDamaged`. None when
-   * there is nothing to check (a store made just now, or one in memory).
+   * Runs the integrity check of the store, which reads the whole file, on a thread of its own while
+   * the store serves; when is the caller's choice. A store it finds `damaged` is handed to
+   * `replaceDamaged`. None when there is nothing to check (a store made just now, or one in memory).
    */
-  checked?: Promise<StoreCheck>
+  check?: () => Promise<StoreCheck>
 }
 
 /** Where an export's file is saved: Electron asks the person (desktop/export-files.ts). */

@@ -3,7 +3,7 @@ import type { Conversation } from '@shared/conversations'
 import type { Message } from '@shared/messages'
 import { MessageFlow } from './message-flow'
 import type { LocalStore, LocalStores, StoreCheck } from './ports'
-import { OPEN_FAILED_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
+import { CHECK_AFTER_MS, OPEN_FAILED_NOTICE, StoreKeeper, WRITE_FAILED_NOTICE } from './store-keeper'
 import { ManualTime } from './testing/manual-time'
 
 const GROUP = '7'
@@ -44,12 +44,17 @@ class RecordingStore {
   }
 }
 
-/** A check that answers when the test says. */
-function checkToAnswer(): { checked: Promise<StoreCheck>; answer: (check: StoreCheck) => Promise<void> } {
+/** A check that answers when the test says, counting how often it was begun. */
+function checkToAnswer(): { check: () => Promise<StoreCheck>; begun: () => number; answer: (check: StoreCheck) => Promise<void> } {
   let answer: (check: StoreCheck) => void = () => undefined
   const checked = new Promise<StoreCheck>((resolve) => (answer = resolve))
+  let begun = 0
   return {
-    checked,
+    check: () => {
+      begun += 1
+      return checked
+    },
+    begun: () => begun,
     answer: async (check) => {
       answer(check)
       await checked
@@ -57,7 +62,7 @@ function checkToAnswer(): { checked: Promise<StoreCheck>; answer: (check: StoreC
   }
 }
 
-function rig(options: { opens?: 'fine' | 'setAside' | 'fails'; checked?: Promise<StoreCheck> } = {}) {
+function rig(options: { opens?: 'fine' | 'setAside' | 'fails'; check?: () => Promise<StoreCheck> } = {}) {
   const time = new ManualTime()
   const flow = new MessageFlow((_event, error) => {
     throw error
@@ -75,7 +80,7 @@ function rig(options: { opens?: 'fine' | 'setAside' | 'fails'; checked?: Promise
       return {
         store: store as unknown as LocalStore,
         setAside: options.opens === 'setAside' ? 'set aside' : null,
-        ...(options.checked === undefined ? {} : { checked: options.checked })
+        ...(options.check === undefined ? {} : { check: options.check })
       }
     },
     replaceDamaged: async (accountId, damaged) => {
@@ -230,13 +235,14 @@ describe('StoreKeeper', () => {
   describe('with a store whose check answers after it opens', () => {
     it('replaces a damaged one in turn: what was written since it began to open goes to the new one, then what follows', async () => {
       const check = checkToAnswer()
-      const { keeper, flow, stores, notices, replaced, replacements } = rig({ checked: check.checked })
+      const { keeper, flow, stores, notices, replaced, replacements, time } = rig({ check: check.check })
       const opening = keeper.open('1')
       flow.paged({ conversationId: GROUP, messages: [message('5'), message('6')], end: 'newest', before: null, after: null, atStart: false })
       const damaged = await opening
       flow.arrive(message('7'), 'pushed')
       keeper.keepConversations([{ id: 'a' } as Conversation])
       await keeper.settled()
+      await time.next()
       await check.answer('damaged')
       flow.arrive(message('8'), 'pushed')
       await keeper.settled()
@@ -255,9 +261,10 @@ describe('StoreKeeper', () => {
 
     it('keeps a store whose check passes, and holds nothing back after it', async () => {
       const check = checkToAnswer()
-      const { keeper, flow, stores, notices, replaced } = rig({ checked: check.checked })
+      const { keeper, flow, stores, notices, replaced, time } = rig({ check: check.check })
       await keeper.open('1')
       flow.arrive(message('1'), 'pushed')
+      await time.next()
       await check.answer('whole')
       flow.arrive(message('2'), 'pushed')
       await keeper.settled()
@@ -268,13 +275,14 @@ describe('StoreKeeper', () => {
 
     it('tells writes that failed on the damage as the store set aside, not as a full disk', async () => {
       const check = checkToAnswer()
-      const { keeper, flow, stores, notices } = rig({ checked: check.checked })
+      const { keeper, flow, stores, notices, time } = rig({ check: check.check })
       await keeper.open('1')
       const damaged = stores.get('1')
       if (damaged) damaged.failing = true
       flow.arrive(message('1'), 'pushed')
       await keeper.settled()
       expect(notices).toEqual([])
+      await time.next()
       await check.answer('damaged')
       await keeper.settled()
       expect(notices).toEqual(['set aside after its check'])
@@ -283,27 +291,50 @@ describe('StoreKeeper', () => {
 
     it('tells writes that failed before a check that passes as failed writes, once', async () => {
       const check = checkToAnswer()
-      const { keeper, flow, stores, notices } = rig({ checked: check.checked })
+      const { keeper, flow, stores, notices, time } = rig({ check: check.check })
       await keeper.open('1')
       const store = stores.get('1')
       if (store) store.failing = true
       flow.arrive(message('1'), 'pushed')
       flow.arrive(message('2'), 'pushed')
       await keeper.settled()
+      await time.next()
       await check.answer('whole')
       await keeper.settled()
       expect(notices).toEqual([WRITE_FAILED_NOTICE])
     })
 
+    it('begins the check CHECK_AFTER_MS after the store opened, not while the start draws its first screen', async () => {
+      const check = checkToAnswer()
+      const { keeper, time } = rig({ check: check.check })
+      await keeper.open('1')
+      expect(check.begun()).toBe(0)
+      expect(time.delays).toEqual([CHECK_AFTER_MS])
+      await time.next()
+      expect(check.begun()).toBe(1)
+    })
+
     it('replaces nothing once the store is closed (signed out before its check answered)', async () => {
       const check = checkToAnswer()
-      const { keeper, flow, stores, notices, replaced } = rig({ checked: check.checked })
+      const { keeper, flow, stores, notices, replaced, time } = rig({ check: check.check })
       await keeper.open('1')
       flow.arrive(message('1'), 'pushed')
+      await time.next()
       await keeper.close()
       await check.answer('damaged')
       await keeper.settled()
       expect(replaced).toEqual([])
+      expect(stores.get('1')?.closed).toBe(true)
+      expect(notices).toEqual([])
+    })
+
+    it('begins no check of a store closed before its time came', async () => {
+      const check = checkToAnswer()
+      const { keeper, stores, notices, time } = rig({ check: check.check })
+      await keeper.open('1')
+      await keeper.close()
+      await time.next()
+      expect(check.begun()).toBe(0)
       expect(stores.get('1')?.closed).toBe(true)
       expect(notices).toEqual([])
     })

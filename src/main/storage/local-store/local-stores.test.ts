@@ -190,10 +190,10 @@ describe('a store on disk', () => {
     writeFileSync(join(directory, '42.db'), bytes)
 
     // The start does not wait for the whole file to be read: the store opens and serves.
-    const { store: damaged, setAside: toldAtOpening, checked } = await open()
+    const { store: damaged, setAside: toldAtOpening, check } = await open()
     expect(toldAtOpening).toBeNull()
     expect(await damaged.outbox()).toEqual([pending('a'), pending('b')])
-    expect(await checked).toBe('damaged')
+    expect(await check?.()).toBe('damaged')
 
     const { store: fresh, setAside } = await stores.replaceDamaged('42', damaged)
     opened.push(fresh)
@@ -209,10 +209,10 @@ describe('a store on disk', () => {
 
   it('finds a whole store whole, and checks none it has just made', async () => {
     const first = await open()
-    expect(first.checked).toBeUndefined()
+    expect(first.check).toBeUndefined()
     await first.store.keepMessages([message('1')])
     await first.store.close()
-    expect(await (await open()).checked).toBe('whole')
+    expect(await (await open()).check?.()).toBe('whole')
   })
 
   it('names in its notice the unsent messages a damaged store took with it, where even its outbox cannot be read', async () => {

@@ -85,7 +85,7 @@ export class FileLocalStores implements LocalStores {
         const rescued = await outboxOf(accountId, file, key)
         return this.#rebuild(accountId, rescued)
       }
-      return { store, setAside: null, checked: this.#check(accountId, store) }
+      return { store, setAside: null, check: () => this.#check(accountId, store) }
     }
     if (existsSync(file)) {
       // A database whose key is gone (sealed under another keychain, say) can never be read, nor its outbox.
