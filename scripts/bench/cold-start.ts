@@ -1,8 +1,10 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
 import { calibrate, toDriverTime } from './page-probe'
@@ -66,12 +68,48 @@ function filesIn(directory: string, prefix = ''): string[] {
  * host's modules (`--help` prints the usage once they are loaded, and exits); the milliseconds
  * from its spawn to its exit.
  */
-async function loadingFloorMs(host: string): Promise<number> {
+export async function loadingFloorMs(host: string): Promise<number> {
   const started = epochNow()
   const child = spawn(process.execPath, [host, '--help'], { cwd: ROOT, stdio: 'ignore' })
   await new Promise((resolve) => child.once('exit', resolve))
   return epochNow() - started
 }
+
+/**
+ * The page's share of the floor: a fresh browser context loading the built renderer from a plain
+ * static server (no app behind it) until its code has run (DOMContentLoaded, which waits for the
+ * module script), spawn of nothing, navigation to event. The median of `times`.
+ */
+export async function pageFloorMs(run: Run, times = 5): Promise<number> {
+  const root = run.app.rendererDir
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://floor').pathname
+    const file = join(root, path === '/' ? 'index.html' : path)
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404).end()
+      return
+    }
+    response.writeHead(200, { 'Content-Type': FLOOR_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' }).end(readFileSync(file))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  const loads: number[] = []
+  try {
+    for (let attempt = 0; attempt < times; attempt++) {
+      const context = await run.browser.newContext()
+      const page = await context.newPage()
+      const started = epochNow()
+      await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'domcontentloaded' })
+      loads.push(epochNow() - started)
+      await context.close()
+    }
+  } finally {
+    server.close()
+  }
+  return median(loads)
+}
+
+const FLOOR_TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2' }
 
 interface ColdStart<T> {
   totalMs: number
@@ -134,11 +172,13 @@ export async function measureColdStart(run: Run, options: { conversations: numbe
   for (let attempt = 0; attempt < 3; attempt++) floors.push(await loadingFloorMs(run.app.host))
   const floor = median(floors)
   console.log(`  floor: a Node process that only loads the built host's modules (\`node …/out/browser/cli.js --help\`), spawn to exit: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  const pageFloor = await pageFloorMs(run)
+  console.log(`  floor: a fresh page loading the built renderer from a plain server until its code has run (no app behind it): ${pageFloor.toFixed(0)} ms (median of 5)`)
   const total = median(starts.map((start) => start.totalMs))
   return {
     figures: { cold_start_100_ms: total },
     baselines: {
-      cold_start_100_ms: `process listening ${median(starts.map((start) => start.listeningMs)).toFixed(0)}; node loading the built host ${floor.toFixed(0)}`
+      cold_start_100_ms: `process listening ${median(starts.map((start) => start.listeningMs)).toFixed(0)}; node loading the built host ${floor.toFixed(0)}; a page loading the renderer ${pageFloor.toFixed(0)}`
     }
   }
 }
