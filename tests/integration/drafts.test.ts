@@ -6,7 +6,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
 import { blankBitmap, setPixel } from '../../src/main/desktop/bitmap'
 import { encodePng } from '../../src/main/desktop/png'
 import { WRITE_FAILED_NOTICE } from '../../src/main/core/store-keeper'
@@ -15,26 +14,16 @@ import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import { quietLog } from '../support/memory-platform'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import { groupOnDisk, type GroupOnDisk } from '../support/group-on-disk'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups } = scope
 
 type App = AppHarness<TokenVault, Preferences>
 
-interface Scene {
-  service: TestService
-  dataDir: string
-  ada: TestUser
-  groupId: string
-}
+type Scene = GroupOnDisk
 
-async function scene(): Promise<Scene> {
-  const service = await serviceFor()
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-drafts-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  return { service, dataDir, ada, groupId }
-}
+const scene = (): Promise<Scene> => groupOnDisk(scope, 'drafts')
 
 async function firstRun({ service, dataDir, ada, groupId }: Scene, options: Parameters<typeof launchAppOnDisk>[3] = {}): Promise<App> {
   const app = launchAppOnDisk(service.origin, cleanups, dataDir, options)

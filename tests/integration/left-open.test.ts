@@ -1,34 +1,24 @@
 // The conversation left open, against the real service and a real store on disk: the next run of
 // the app says which it was (the page then opens it again), a conversation closed leaves none, and
 // signing out takes it with the rest of the account's store.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { TestService, TestUser } from '../../server/test/support'
 import { launchAppOnDisk, signInThroughSms, testScope, type AppHarness } from '../support/app-harness'
 import type { Preferences, TokenVault } from '../../src/main/core/ports'
+import { groupOnDisk, type GroupOnDisk } from '../support/group-on-disk'
 
-const { cleanups, service: serviceFor } = testScope()
+const scope = testScope()
+const { cleanups } = scope
 
 type App = AppHarness<TokenVault, Preferences>
 
-interface Scene {
-  service: TestService
-  dataDir: string
-  ada: TestUser
-  groupId: string
+interface Scene extends GroupOnDisk {
   otherGroupId: string
 }
 
 async function scene(): Promise<Scene> {
-  const service = await serviceFor()
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-left-open-'))
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-  const ada = await service.signUp({ name: 'Ada' })
-  const groupId = String((await service.createGroup(ada, { name: 'Quarry' })).id)
-  const otherGroupId = String((await service.createGroup(ada, { name: 'Harbour' })).id)
-  return { service, dataDir, ada, groupId, otherGroupId }
+  const world = await groupOnDisk(scope, 'left-open')
+  const otherGroupId = String((await world.service.createGroup(world.ada, { name: 'Harbour' })).id)
+  return { ...world, otherGroupId }
 }
 
 async function signedIn({ service, dataDir, ada, groupId }: Scene): Promise<App> {
