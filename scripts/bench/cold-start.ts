@@ -1,10 +1,10 @@
 // Cold start: Ada's app, signed in once, stopped, and started again on the same data directory:
 // from the spawn of its process to a usable list of every seeded conversation in the page.
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { median, type PartResult } from './figures'
 import { calibrate, toDriverTime } from './page-probe'
@@ -12,6 +12,7 @@ import { tracePage } from './page-trace'
 import { ROOT, startAppProcess } from './processes'
 import { epochNow } from './probes/records'
 import { seededGroupName } from './seed'
+import { staticFiles } from '../../src/main/browser/static-files'
 import { openSignedIn, type Run } from './session'
 
 /** Ada's data directory for the parts that open the seeded conversations. */
@@ -68,29 +69,35 @@ function filesIn(directory: string, prefix = ''): string[] {
  * host's modules (`--help` prints the usage once they are loaded, and exits); the milliseconds
  * from its spawn to its exit.
  */
-export async function loadingFloorMs(host: string): Promise<number> {
+async function loadingFloorMs(host: string): Promise<number> {
   const started = epochNow()
   const child = spawn(process.execPath, [host, '--help'], { cwd: ROOT, stdio: 'ignore' })
   await new Promise((resolve) => child.once('exit', resolve))
   return epochNow() - started
 }
 
+/** What no start can go under on this machine, each part with nothing else to do. */
+export interface StartFloors {
+  /** `loadingFloorMs`, three times. */
+  hostMs: number[]
+  /** `pageFloorMs`, the median of five. */
+  pageMs: number
+}
+
+export async function startFloors(run: Run): Promise<StartFloors> {
+  const hostMs: number[] = []
+  for (let attempt = 0; attempt < 3; attempt++) hostMs.push(await loadingFloorMs(run.app.host))
+  return { hostMs, pageMs: await pageFloorMs(run) }
+}
+
 /**
- * The page's share of the floor: a fresh browser context loading the built renderer from a plain
- * static server (no app behind it) until its code has run (DOMContentLoaded, which waits for the
- * module script), spawn of nothing, navigation to event. The median of `times`.
+ * The page's share of the floor: a fresh browser context loading the built renderer from the
+ * host's own file server with no app behind it, until its code has run (DOMContentLoaded, which
+ * waits for the module script), navigation to event. The median of `times`.
  */
-export async function pageFloorMs(run: Run, times = 5): Promise<number> {
-  const root = run.app.rendererDir
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://floor').pathname
-    const file = join(root, path === '/' ? 'index.html' : path)
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404).end()
-      return
-    }
-    response.writeHead(200, { 'Content-Type': FLOOR_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' }).end(readFileSync(file))
-  })
+async function pageFloorMs(run: Run, times = 5): Promise<number> {
+  const files = await staticFiles(run.app.rendererDir)
+  const server = createServer((request, response) => void files.serve(request, response, {}))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   const loads: number[] = []
@@ -108,8 +115,6 @@ export async function pageFloorMs(run: Run, times = 5): Promise<number> {
   }
   return median(loads)
 }
-
-const FLOOR_TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.woff2': 'font/woff2' }
 
 interface ColdStart<T> {
   totalMs: number
@@ -168,12 +173,11 @@ export async function measureColdStart(run: Run, options: { conversations: numbe
       `  start ${attempt + 1}: ${start.totalMs.toFixed(0)} ms to every one of the ${names.length} seeded conversations listed and enabled (process listening after ${start.listeningMs.toFixed(0)} ms)`
     )
   }
-  const floors: number[] = []
-  for (let attempt = 0; attempt < 3; attempt++) floors.push(await loadingFloorMs(run.app.host))
-  const floor = median(floors)
-  console.log(`  floor: a Node process that only loads the built host's modules (\`node …/out/browser/cli.js --help\`), spawn to exit: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`)
-  const pageFloor = await pageFloorMs(run)
-  console.log(`  floor: a fresh page loading the built renderer from a plain server until its code has run (no app behind it): ${pageFloor.toFixed(0)} ms (median of 5)`)
+  const floors = await startFloors(run)
+  const floor = median(floors.hostMs)
+  const pageFloor = floors.pageMs
+  console.log(`  floor: a Node process that only loads the built host's modules (\`node …/out/browser/cli.js --help\`), spawn to exit: ${floors.hostMs.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+  console.log(`  floor: a fresh page loading the built renderer from a file server until its code has run (no app behind it): ${pageFloor.toFixed(0)} ms (median of 5)`)
   const total = median(starts.map((start) => start.totalMs))
   return {
     figures: { cold_start_100_ms: total },

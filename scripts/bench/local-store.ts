@@ -17,7 +17,7 @@ import { conversation, FIRST_GROUP, history } from '../../tests/e2e/support'
 import { seededText } from '../../tests/e2e/long-history'
 import { FileLocalStores } from '../../src/main/storage/local-store/local-stores'
 import { PLAIN_FILE } from '../../src/main/storage/local-store/store-keys'
-import { loadingFloorMs, pageFloorMs, startOnce } from './cold-start'
+import { startFloors, startOnce } from './cold-start'
 import { median, type PartResult } from './figures'
 import { measurePushes, openGroup, type LatencyOptions } from './latency'
 import { RawFayeClient } from './raw-faye'
@@ -216,10 +216,9 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
     }
     // What a start cannot go under on this machine: Node loading the host, and a fresh page loading
     // and running the renderer's code, each with nothing else to do.
-    const hostFloors: number[] = []
-    for (let attempt = 0; attempt < 3; attempt++) hostFloors.push(await loadingFloorMs(run.app.host))
-    const pageFloor = await pageFloorMs(run)
-    console.log(`  floors: node loading the built host ${median(hostFloors).toFixed(0)} ms; a fresh page loading the renderer and running its code, from a plain server ${pageFloor.toFixed(0)} ms`)
+    const floors = await startFloors(run)
+    const hostFloor = median(floors.hostMs)
+    console.log(`  floors: node loading the built host ${hostFloor.toFixed(0)} ms; a fresh page loading the renderer and running its code, from a file server ${floors.pageMs.toFixed(0)} ms`)
     return {
       figures: {
         backfill_msgs_per_s: rate,
@@ -232,7 +231,7 @@ export async function measureLocalStore(run: Run, options: { conversations: numb
       baselines: {
         backfill_msgs_per_s: `MS1 paging ${paging.toFixed(0)}; polite pace ${POLITE_MESSAGES_PER_S}`,
         push_to_dom_p99_during_backfill: `push_to_dom_p99, no download; ${(after.figures.push_to_dom_p99 ?? Number.NaN).toFixed(1)} in the same app once downloaded`,
-        cold_start_cached_100_ms: `cold_start_100_ms, nothing stored; listening ${median(listening).toFixed(0)}, floors ${median(hostFloors).toFixed(0)} + ${pageFloor.toFixed(0)}`,
+        cold_start_cached_100_ms: `cold_start_100_ms, nothing stored; listening ${median(listening).toFixed(0)}, floors ${hostFloor.toFixed(0)} + ${floors.pageMs.toFixed(0)}`,
         open_stored_10k_ms: `from the service ${online.toFixed(1)} in a page in use, ${median(freshOnline).toFixed(1)} as a fresh page's first`,
         store_bytes_per_message: `${usage.messages} messages kept`,
         search_typing_long_frames: `${typing.search.frames} frames; typed in Message ${typing.baseline.longFrames} of ${typing.baseline.frames}`
