@@ -49,4 +49,14 @@ describe('StableHistoryLayout', () => {
     const editedB = { ...b, text: 'b, edited' }
     expect(layout.layout([a, editedB])[1]).toEqual({ message: editedB, startsDay: false, continues: true })
   })
+
+  it('lays out a stretch after the message before it, and hands back the same array while nothing in it changed', () => {
+    const layout = new StableHistoryLayout()
+    const stretch = layout.layout([a, b], 1, 2)
+    expect(stretch).toEqual([{ message: b, startsDay: false, continues: true }])
+    // A page of older messages put in above: the same rows, so the same array.
+    const older = message({ conversationId: 'g', text: 'older', createdAt: noon - 86_400 })
+    expect(layout.layout([older, a, b], 2, 3)).toBe(stretch)
+    expect(layout.layout([older, a, b], 1, 3)).not.toBe(stretch)
+  })
 })

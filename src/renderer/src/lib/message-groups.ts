@@ -14,7 +14,7 @@ export interface HistoryRow {
   continues: boolean
 }
 
-export function layoutHistory(messages: Message[]): HistoryRow[] {
+export function layoutHistory(messages: readonly Message[]): HistoryRow[] {
   return messages.map((message, index) => {
     const previous = index > 0 ? messages[index - 1] : undefined
     const startsDay = !previous || !sameDay(previous.createdAt, message.createdAt)
@@ -30,20 +30,29 @@ export function layoutHistory(messages: Message[]): HistoryRow[] {
 }
 
 /**
- * `layoutHistory` that hands back the very row object of the last layout while a message keeps
- * its place (the same message object, starting a day or continuing a block as before). The history
- * draws rows keyed by id, and an unchanged object is skipped: a message arriving redraws its own
- * row, not the two hundred drawn above it.
+ * `layoutHistory` of a stretch of the history that hands back the very row object of the last
+ * layout while a message keeps its place (the same message object, starting a day or continuing a
+ * block as before), and the very array while every row does. The history draws rows keyed by id,
+ * and an unchanged object is skipped: a message arriving redraws its own row, not the two hundred
+ * drawn above it; a page of older messages loaded above the drawn ones changes nothing drawn.
  */
 export class StableHistoryLayout {
   #rows = new WeakMap<Message, HistoryRow>()
+  #last: HistoryRow[] = []
 
-  layout(messages: Message[]): HistoryRow[] {
-    return layoutHistory(messages).map((row) => {
-      const before = this.#rows.get(row.message)
-      if (before !== undefined && before.startsDay === row.startsDay && before.continues === row.continues) return before
-      this.#rows.set(row.message, row)
-      return row
-    })
+  /** The rows of `messages[start, end)`, laid out after the message before them, which decides whether the first starts a day or continues a block. */
+  layout(messages: readonly Message[], start = 0, end = messages.length): HistoryRow[] {
+    const from = Math.max(0, start - 1)
+    const rows = layoutHistory(messages.slice(from, end))
+      .slice(start - from)
+      .map((row) => {
+        const before = this.#rows.get(row.message)
+        if (before !== undefined && before.startsDay === row.startsDay && before.continues === row.continues) return before
+        this.#rows.set(row.message, row)
+        return row
+      })
+    if (rows.length === this.#last.length && rows.every((row, index) => row === this.#last[index])) return this.#last
+    this.#last = rows
+    return rows
   }
 }
