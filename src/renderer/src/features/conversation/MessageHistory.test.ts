@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { Message } from '@shared/messages'
 import { LATEST_ROWS, MAX_ROWS, STEP_ROWS } from '$lib/history-window'
 import { me, message } from '../../testing/fake-api'
@@ -117,6 +117,38 @@ describe('a long history', { timeout: 20_000 }, () => {
     await waitFor(() => expect(drawnIds()[0]).toBe(older[older.length - STEP_ROWS]?.id))
     expect(loads).toBe(1)
     expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
+  })
+
+  it('takes an older page in without drawing its rows, and draws them in the frame after', async () => {
+    // Frames run when the test says: what is drawn between two of them is what one task did.
+    const frames: FrameRequestCallback[] = []
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation((callback) => frames.push(callback))
+    onTestFinished(() => void vi.restoreAllMocks())
+    const nextFrame = async (): Promise<void> => {
+      for (const callback of frames.splice(0)) callback(performance.now())
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const older = history(50, 1_600_000_000)
+    const newer = history(30)
+    const view = render(MessageHistory, props(newer, { hasOlder: true }))
+    let loads = 0
+    await view.rerender({
+      onLoadOlder: async () => {
+        loads += 1
+        await view.rerender({ messages: [...older, ...newer], hasOlder: false })
+      }
+    })
+    await nextFrame()
+    viewport().scrollTop = 0
+    await fireEvent.scroll(viewport())
+
+    // The frame that finds the top asks for the page; the page comes in and is not drawn yet.
+    await nextFrame()
+    expect(loads).toBe(1)
+    expect(drawnIds()[0]).toBe(newer[0]?.id)
+
+    await nextFrame()
+    expect(drawnIds()[0]).toBe(older[older.length - STEP_ROWS]?.id)
   })
 
   it('does not ask again for an older page that failed, until asked by the button', async () => {
