@@ -30,6 +30,24 @@ function props(messages: Message[], overrides: Record<string, unknown> = {}): Pr
   } as Props
 }
 
+/**
+ * Thirty messages drawn, and a page of fifty older ones above them that the history's one load
+ * brings in, the last there is; `loads` counts the loads asked for.
+ */
+async function withAnOlderPage(): Promise<{ older: Message[]; newer: Message[]; loads: () => number }> {
+  const older = history(50, 1_600_000_000)
+  const newer = history(30)
+  const view = render(MessageHistory, props(newer, { hasOlder: true }))
+  let loads = 0
+  await view.rerender({
+    onLoadOlder: async () => {
+      loads += 1
+      await view.rerender({ messages: [...older, ...newer], hasOlder: false })
+    }
+  })
+  return { older, newer, loads: () => loads }
+}
+
 const viewport = (): HTMLElement => screen.getByRole('region', { name: 'Message history' })
 const rows = (): HTMLElement[] => within(screen.getByRole('list', { name: 'Messages' })).queryAllByRole('listitem')
 const drawnIds = (): string[] => rows().map((row) => row.dataset['messageId'] ?? '')
@@ -98,16 +116,7 @@ describe('a long history', { timeout: 20_000 }, () => {
   })
 
   it('keeps the row the user was reading in place when an older page loads above it', async () => {
-    const older = history(50, 1_600_000_000)
-    const newer = history(30)
-    const view = render(MessageHistory, props(newer, { hasOlder: true }))
-    let loads = 0
-    await view.rerender({
-      onLoadOlder: async () => {
-        loads += 1
-        await view.rerender({ messages: [...older, ...newer], hasOlder: false })
-      }
-    })
+    const { older, newer, loads } = await withAnOlderPage()
     viewport().scrollTop = 0
     const reading = newer[0]?.id ?? ''
     expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
@@ -115,7 +124,7 @@ describe('a long history', { timeout: 20_000 }, () => {
     await fireEvent.scroll(viewport())
 
     await waitFor(() => expect(drawnIds()[0]).toBe(older[older.length - STEP_ROWS]?.id))
-    expect(loads).toBe(1)
+    expect(loads()).toBe(1)
     expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
   })
 
@@ -128,23 +137,14 @@ describe('a long history', { timeout: 20_000 }, () => {
       for (const callback of frames.splice(0)) callback(performance.now())
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    const older = history(50, 1_600_000_000)
-    const newer = history(30)
-    const view = render(MessageHistory, props(newer, { hasOlder: true }))
-    let loads = 0
-    await view.rerender({
-      onLoadOlder: async () => {
-        loads += 1
-        await view.rerender({ messages: [...older, ...newer], hasOlder: false })
-      }
-    })
+    const { older, newer, loads } = await withAnOlderPage()
     await nextFrame()
     viewport().scrollTop = 0
     await fireEvent.scroll(viewport())
 
     // The frame that finds the top asks for the page; the page comes in and is not drawn yet.
     await nextFrame()
-    expect(loads).toBe(1)
+    expect(loads()).toBe(1)
     expect(drawnIds()[0]).toBe(newer[0]?.id)
 
     await nextFrame()
