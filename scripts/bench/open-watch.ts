@@ -11,7 +11,7 @@ const WATCH = `(text) => {
   const shown = () => {
     const viewport = document.querySelector('[role="region"][aria-label="Message history"]')
     if (!viewport) return false
-    const rows = viewport.querySelectorAll('ol[aria-label="Messages"] li[data-message-id]')
+    const rows = viewport.querySelectorAll('[aria-label="Messages"] li[data-message-id]')
     const area = viewport.getBoundingClientRect()
     for (let index = rows.length - 1; index >= Math.max(0, rows.length - 20); index--) {
       const row = rows[index]

@@ -32,7 +32,7 @@ export const PAGE_PROBE = `(() => {
     const at = now()
     for (const mutation of mutations) {
       const element = mutation.target.nodeType === 1 ? mutation.target : mutation.target.parentElement
-      if (!element || !element.closest('ol[aria-label="Messages"]')) continue
+      if (!element || !element.closest('[aria-label="Messages"]')) continue
       const nodes = mutation.type === 'characterData' ? [mutation.target] : mutation.addedNodes
       for (const node of nodes) {
         const text = node.textContent

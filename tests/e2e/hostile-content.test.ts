@@ -365,7 +365,7 @@ async function letterPositions(page: Page, selector: string, line: string, marke
 
 /** Whether the long word's paragraph, in the message row that has `tag`, wraps inside its row on more than one line. */
 const WRAPS_IN_PAGE = `(tag) => {
-  const row = [...document.querySelectorAll('ol[aria-label="Messages"] > li')].find((element) => element.textContent.includes(tag))
+  const row = [...document.querySelectorAll('[aria-label="Messages"] > [data-chunk] > li')].find((element) => element.textContent.includes(tag))
   const text = row?.querySelector('p.text')
   if (!text) return null
   const box = text.getBoundingClientRect()
@@ -380,7 +380,8 @@ function readsLeftToRight(positions: number[] | null): boolean {
 const LIST = '[aria-label="Conversations"]'
 const HEADER = 'section.pane > header'
 const COMPOSER = 'form.composer'
-const MESSAGE_ROWS = 'ol[aria-label="Messages"] > li'
+/** The history's rows: in chunks painted apart, then the unsent messages' rows. */
+const MESSAGE_ROWS = '[aria-label="Messages"] > [data-chunk] > li, [aria-label="Messages"] > li'
 const LIST_ROWS = '[aria-label="Conversations"] button'
 
 function messageRow(page: Page, tag: string): Locator {

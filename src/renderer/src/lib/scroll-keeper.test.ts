@@ -9,7 +9,8 @@ const ROW_HEIGHT = 40
  */
 function fakeHistory(ids: string[], height = 400) {
   const viewport = document.createElement('div')
-  const list = document.createElement('ol')
+  const list = document.createElement('div')
+  list.setAttribute('role', 'list')
   viewport.append(list)
   document.body.append(viewport)
   let viewportHeight = height
@@ -242,12 +243,37 @@ describe('ScrollKeeper', () => {
     expect(firstRowInView(fakeHistory([]).viewport)).toBeNull()
   })
 
+  it('finds the first row in view among rows drawn in chunks, and keeps it in place when a chunk goes in above', () => {
+    const history = fakeHistory(ids(100, 30))
+    const list = history.viewport.querySelector('[role="list"]') as HTMLElement
+    const chunkOf = (rows: Element[]): HTMLElement => {
+      const chunk = document.createElement('div')
+      chunk.setAttribute('data-chunk', '')
+      // As tall as its rows, from its first row's top.
+      const first = rows[0] as HTMLElement
+      Object.defineProperty(chunk, 'getBoundingClientRect', { value: () => new DOMRect(0, first.getBoundingClientRect().top, 800, rows.length * ROW_HEIGHT) })
+      chunk.append(...rows)
+      return chunk
+    }
+    const rows = [...list.children]
+    list.append(chunkOf(rows.slice(0, 10)), chunkOf(rows.slice(10, 20)), chunkOf(rows.slice(20)))
+    const { keeper } = keeperOf(history)
+    history.viewport.scrollTop = 450
+
+    expect(firstRowInView(history.viewport)).toMatchObject({ messageId: 'm111', offset: -10 })
+    keeper.measure()
+    history.prepend(ids(90, 10))
+    list.prepend(chunkOf([...list.children].slice(0, 10)))
+    keeper.settle()
+    expect(history.topOf('m111')).toBe(-10)
+  })
+
   it('takes no unsent message, drawn after the rows, for the first row in view', () => {
     // A viewport one row high, which can scroll every message row out of view above it.
     const history = fakeHistory(ids(0, 12), ROW_HEIGHT)
     const unsent = document.createElement('li')
     Object.defineProperty(unsent, 'getBoundingClientRect', { value: () => new DOMRect(0, 12 * ROW_HEIGHT - history.viewport.scrollTop, 800, ROW_HEIGHT) })
-    history.viewport.querySelector('ol')?.append(unsent)
+    history.viewport.querySelector('[role="list"]')?.append(unsent)
     history.viewport.scrollTop = 2 * ROW_HEIGHT + 1
 
     expect(firstRowInView(history.viewport)?.messageId).toBe('m2')

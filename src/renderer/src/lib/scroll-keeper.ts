@@ -190,33 +190,50 @@ function offsetInViewport(element: HTMLElement, row: HTMLElement): number {
   return row.getBoundingClientRect().top - element.getBoundingClientRect().top
 }
 
-/** The history's rows, live: the list's own children, message rows first, the user's unsent messages after them. */
-function rowsOf(element: HTMLElement): HTMLCollection | undefined {
-  return element.querySelector(':scope > ol')?.children
+/**
+ * The history's list. Its children stand top to bottom: message rows, or chunks of them painted
+ * apart (`data-chunk`, see history-chunks.ts), then the rows of the user's unsent messages.
+ */
+function listOf(element: HTMLElement): Element | null {
+  return element.querySelector(':scope > [role="list"]')
+}
+
+function isChunk(element: Element): boolean {
+  return element.hasAttribute('data-chunk')
 }
 
 function rowOf(element: HTMLElement, messageId: string): HTMLElement | undefined {
-  for (const row of rowsOf(element) ?? []) if (row instanceof HTMLElement && row.dataset['messageId'] === messageId) return row
+  for (const row of listOf(element)?.querySelectorAll<HTMLElement>('li[data-message-id]') ?? []) if (row.dataset['messageId'] === messageId) return row
   return undefined
 }
 
 /** The first message row whose bottom is below the viewport's top. */
 export function firstRowInView(element: HTMLElement): RowInView | null {
+  const list = listOf(element)
+  if (!list) return null
   const top = element.getBoundingClientRect().top
-  // Rows stand in document order, top to bottom: a binary search measures a handful of them, not the
-  // hundred and more above the view at the newest message. The live list spares a copy of them all.
-  const rows = rowsOf(element)
-  if (!rows) return null
+  // The chunk (or row) first below the top, then the row first below it within that chunk.
+  const child = firstBelow(list.children, top)
+  const row = child !== undefined && isChunk(child) ? firstBelow(child.children, top) : child
+  const messageId = row instanceof HTMLElement ? row.dataset['messageId'] : undefined
+  return row instanceof HTMLElement && messageId !== undefined ? { messageId, row, offset: offsetInViewport(element, row) } : null
+}
+
+/**
+ * The first of `elements` whose bottom is below `top`, anything but a message row or a chunk of them
+ * (an unsent message's row) counting as below. They stand in document order, top to bottom: a binary
+ * search measures a handful of them, not the hundred and more above the view at the newest message,
+ * and the live collection spares a copy of them all.
+ */
+function firstBelow(elements: HTMLCollection, top: number): Element | undefined {
   let low = 0
-  let high = rows.length
+  let high = elements.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    const row = rows[middle]
-    const below = !(row instanceof HTMLElement) || row.dataset['messageId'] === undefined || row.getBoundingClientRect().bottom > top
+    const element = elements[middle]
+    const below = !(element instanceof HTMLElement) || (element.dataset['messageId'] === undefined && !isChunk(element)) || element.getBoundingClientRect().bottom > top
     if (below) high = middle
     else low = middle + 1
   }
-  const row = rows[low]
-  const messageId = row instanceof HTMLElement ? row.dataset['messageId'] : undefined
-  return row instanceof HTMLElement && messageId !== undefined ? { messageId, row, offset: offsetInViewport(element, row) } : null
+  return elements[low]
 }

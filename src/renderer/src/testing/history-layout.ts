@@ -1,6 +1,7 @@
 // jsdom lays nothing out: every size and position reads 0, and scrolling does nothing. This gives
 // the message history a layout of its own (a 400 px viewport, every row of its list 40 px high,
-// stacked in document order) so that component tests can scroll it and see which rows are in view.
+// stacked in document order, and each chunk of rows as tall as its rows) so that component tests
+// can scroll it and see which rows are in view.
 
 export const ROW_HEIGHT = 40
 export const VIEWPORT_HEIGHT = 400
@@ -45,9 +46,12 @@ export function layOutHistory(): () => void {
       value(this: Element): DOMRect {
         if (isViewport(this)) return new DOMRect(0, 0, 800, VIEWPORT_HEIGHT)
         const viewport = viewportOf(this)
-        if (this.tagName !== 'LI' || viewport === null) return originalRect.call(this)
-        const top = rowsIn(viewport).indexOf(this) * ROW_HEIGHT - scrollTopOf(viewport)
-        return new DOMRect(0, top, 800, ROW_HEIGHT)
+        if (viewport === null) return originalRect.call(this)
+        const topOf = (row: Element): number => rowsIn(viewport).indexOf(row) * ROW_HEIGHT - scrollTopOf(viewport)
+        if (this.tagName === 'LI') return new DOMRect(0, topOf(this), 800, ROW_HEIGHT)
+        const first = this.hasAttribute('data-chunk') ? this.querySelector('li') : null
+        if (first === null) return originalRect.call(this)
+        return new DOMRect(0, topOf(first), 800, this.querySelectorAll('li').length * ROW_HEIGHT)
       }
     }
   }
