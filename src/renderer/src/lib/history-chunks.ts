@@ -8,11 +8,11 @@
 // A chunk holds the same messages for as long as the history is drawn: chunks are counted from one
 // message (the first drawn), so older pages put on top and arrivals at the bottom leave every chunk
 // as it was, and a batch of rows drawn at an edge is a chunk of its own.
-import type { HistoryIds } from './history-window'
+import { STEP_ROWS, type HistoryIds } from './history-window'
 import type { HistoryRow } from './message-groups'
 
-/** Rows a chunk holds: a batch drawn at an edge (STEP_ROWS) fills one. */
-export const CHUNK_ROWS = 10
+/** Rows a chunk holds: as many as a batch drawn at an edge, which so fills a chunk of its own. */
+export const CHUNK_ROWS = STEP_ROWS
 
 export interface HistoryChunk {
   /** Which chunk, counted from the anchor message's (0), older ones negative. */
