@@ -339,6 +339,16 @@ describe('regressions the fuzzing found in the HTTP layer', () => {
     expect(responseProblems(await call('POST', `/v3/groups/${f.groupId}/messages`, json, huge), { enveloped: true, status: [401] })).toEqual([])
     expect(responseProblems(await call('POST', '/v3/groups', { ...json, 'x-access-token': f.owner.token }, huge), { enveloped: true, status: [403] })).toEqual([])
   })
+
+  it('answers an unknown path with 404 before an unparsable Content-Type or an oversized body (§2.5 step 1)', async () => {
+    const f = await freshFixture()
+    const huge = Buffer.alloc(5 * 1024 * 1024, 'x')
+    for (const token of [[], [['x-access-token', f.owner.token]]] as [string, string][][]) {
+      const headers = Object.fromEntries(token)
+      expect(responseProblems(await call('POST', '/v3/zz-unknown', { ...headers, 'content-type': ';;;' }, Buffer.from('{}')), { enveloped: true, status: [404] })).toEqual([])
+      expect(responseProblems(await call('POST', '/v3/zz-unknown', { ...headers, 'content-type': 'application/json' }, huge), { enveloped: true, status: [404] })).toEqual([])
+    }
+  })
 })
 
 // ── push gateway ─────────────────────────────────────────────────────────────────────────────

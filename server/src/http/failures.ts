@@ -9,12 +9,7 @@ import { failureBody, JSON_CONTENT_TYPE } from './replies.js'
  * methods (404). Anything else is a bug: it is logged and answered with a 500 failure body.
  */
 export function registerFailureHandlers(app: FastifyInstance): void {
-  app.setNotFoundHandler(async (request, reply) => {
-    return reply
-      .code(404)
-      .type(JSON_CONTENT_TYPE)
-      .send(JSON.stringify(failureBody(404, [`No operation ${request.method} ${request.url.split('?')[0]}`])))
-  })
+  app.setNotFoundHandler(async (request, reply) => notFound(request, reply))
 
   app.setErrorHandler(async (error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
@@ -23,14 +18,15 @@ export function registerFailureHandlers(app: FastifyInstance): void {
         .type(JSON_CONTENT_TYPE)
         .send(JSON.stringify(error.body ?? failureBody(error.status, error.errors)))
     }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
+    // fastify reads the body even on unknown paths, and refuses a Content-Type it cannot parse or a
+    // body over the limit there too: such a path names no operation, so it stays 404 (§2.5 step 1).
+    if (request.is404 && status >= 400 && status < 500) return notFound(request, reply)
     // fastify refuses a Content-Type header it cannot parse (`;;;`) with 415; the service answers
     // every non-JSON body with 400 (README, "Decisions").
     if ('code' in error && error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      // fastify checks the header even on unknown paths, which stay 404 (§2.5 step 1).
-      const [status, text] = request.is404 ? [404, `No operation ${request.method} ${request.url.split('?')[0]}`] : [400, 'Content-Type must be application/json']
-      return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(status, [text])))
+      return reply.code(400).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(400, ['Content-Type must be application/json'])))
     }
-    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
     if (status >= 400 && status < 500) {
       return reply.code(status).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(status, [error.message])))
     }
@@ -38,6 +34,13 @@ export function registerFailureHandlers(app: FastifyInstance): void {
     console.error(error)
     return reply.code(500).type(JSON_CONTENT_TYPE).send(JSON.stringify(failureBody(500, ['Internal error'])))
   })
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .type(JSON_CONTENT_TYPE)
+    .send(JSON.stringify(failureBody(404, [`No operation ${request.method} ${request.url.split('?')[0]}`])))
 }
 
 /**
