@@ -23,7 +23,12 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  '--disable-quic'
+  '--disable-quic',
+  // Chromium's own address bar: since version 156 every new context (a window, headless too) loads
+  // its popups as two web pages of the browser's UI, chrome://omnibox-popup.top-chrome/ and its
+  // AI-mode sibling, in a renderer of their own: a few hundred milliseconds of CPU that, on two
+  // cores, run beside the page under test while it starts. Names Chromium does not know are ignored.
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'
 ]
 
 /** Where a signed-in app lands: every demo account is a member of it. */
