@@ -20,7 +20,8 @@ const SCROLL_TIMEOUT_MS = 10 * 60_000
 const CPU_SLOWDOWN = 4
 
 function scrollLine(label: string, scroll: ScrollToTopReport): string {
-  return `  ${label.padEnd(40)} ${String(scroll.longFrames).padStart(4)} frames > 50 ms of ${scroll.frames}, worst ${scroll.worstFrameMs.toFixed(0)} ms, peak ${scroll.peakRows} rows, ${(scroll.elapsedMs / 1000).toFixed(1)} s to the top${scroll.reachedTop ? '' : ' (NOT reached: timed out)'}`
+  const mainThread = scroll.mainThreadLongFrames === null ? '' : ` (${scroll.mainThreadLongFrames} with over 50 ms of the page's main thread)`
+  return `  ${label.padEnd(40)} ${String(scroll.longFrames).padStart(4)} frames > 50 ms of ${scroll.frames}${mainThread}, worst ${scroll.worstFrameMs.toFixed(0)} ms, peak ${scroll.peakRows} rows, ${(scroll.elapsedMs / 1000).toFixed(1)} s to the top${scroll.reachedTop ? '' : ' (NOT reached: timed out)'}`
 }
 
 export async function measureLongHistory(run: Run, options: { messages: number; step: number; repeats: number }): Promise<PartResult> {
