@@ -45,9 +45,10 @@ export interface ScrollToTopReport {
   longFrames: number
   worstFrameMs: number
   /**
-   * Frames whose work on the page's main thread alone took over 50 ms (Chromium's Long Animation
-   * Frames): the part of `longFrames` the page's own code and rendering account for, without the
-   * compositor and the machine's other processes. Null where the browser does not report them.
+   * Frames whose part on the page's main thread, from their first task to the end of their
+   * rendering, took over 50 ms (Chromium's Long Animation Frames): the part of `longFrames` the
+   * page's own code and rendering account for, without the compositor and the machine's other
+   * processes. Null where the browser does not report them.
    */
   mainThreadLongFrames: number | null
   elapsedMs: number
