@@ -69,13 +69,10 @@ const SCROLL_TO_TOP_IN_PAGE = `async ({ step, collect, timeoutMs }) => {
   const started = performance.now()
   let last = started
   let reachedTop = false
-  let mainThreadLongFrames = null
   const watchesLongFrames = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')
+  let mainThreadLongFrames = watchesLongFrames ? 0 : null
   const longFramesWatch = new PerformanceObserver((list) => (mainThreadLongFrames += list.getEntries().length))
-  if (watchesLongFrames) {
-    mainThreadLongFrames = 0
-    longFramesWatch.observe({ type: 'long-animation-frame' })
-  }
+  if (watchesLongFrames) longFramesWatch.observe({ type: 'long-animation-frame' })
   while (performance.now() - started < timeoutMs) {
     viewport.scrollTop -= step
     await new Promise((resolve) => requestAnimationFrame(resolve))
