@@ -117,6 +117,8 @@ describe('a long history', { timeout: 20_000 }, () => {
 
   it('keeps the row the user was reading in place when an older page loads above it', async () => {
     const { older, newer, loads } = await withAnOlderPage()
+    // The rows above the newest LATEST_ROWS come in the frames after opening.
+    await waitFor(() => expect(rows()).toHaveLength(newer.length))
     viewport().scrollTop = 0
     const reading = newer[0]?.id ?? ''
     expect(rowOf(reading)?.getBoundingClientRect().top).toBe(0)
@@ -260,6 +262,8 @@ describe('a long history', { timeout: 20_000 }, () => {
 
     await view.rerender({ messages: [...messages, first] })
     await waitFor(() => expect(inView(rowOf(first.id))).toBe(true))
+    // The rows above the newest LATEST_ROWS come in the frames after.
+    await waitFor(() => expect(rows().length).toBeGreaterThan(LATEST_ROWS + 1))
     expect(rows().length).toBeLessThanOrEqual(MAX_ROWS)
 
     viewport().scrollTop = viewport().scrollTop - 600

@@ -64,10 +64,10 @@ describe('message actions', () => {
 
     // The newest LATEST_ROWS are drawn on opening: the rows above the twenty, from the first drawn on, wait.
     const firstDrawn = texts.length + 1 - LATEST_ROWS
-    const pointed = rowOf(history, 'Early 25')
+    const pointed = rowOf(history, `Early ${firstDrawn + 1}`)
     expect(within(pointed).queryByRole('toolbar')).toBeNull()
     await fireEvent.pointerEnter(pointed.querySelector('.message') ?? pointed)
-    expect(within(toolbarOf(history, 'Early 25')).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
+    expect(within(toolbarOf(history, `Early ${firstDrawn + 1}`)).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
     await waitFor(() => expect(within(toolbarOf(history, 'Early 40')).getByRole('button', { name: 'React' })).toBeInTheDocument(), { timeout: 20_000 })
     expect(within(toolbarOf(history, `Early ${firstDrawn}`)).getByRole('button', { name: 'Pin' })).toBeInTheDocument()
   }, 30_000)
@@ -78,7 +78,7 @@ describe('message actions', () => {
       const texts = Array.from({ length: 300 }, (_, index) => `Old ${index}`)
       const history = await open(setUp([...texts.map((text) => grace(text)), mine('Newest mine')]))
       const viewport = screen.getByRole('region', { name: 'Message history' })
-      // The newest LATEST_ROWS are drawn on opening: from Old 261 to Old 299, and the newest.
+      // The newest LATEST_ROWS are drawn on opening: from Old 277 to Old 299, and the newest.
       const firstDrawn = texts.length + 1 - LATEST_ROWS
       const lastOfBatch = `Old ${firstDrawn - 1}`
       expect(within(history).queryByText(lastOfBatch)).toBeNull()
