@@ -388,6 +388,27 @@ function messageRow(page: Page, tag: string): Locator {
   return page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: tag })
 }
 
+/**
+ * Scrolls the history up until `row` is drawn, and it into view: a conversation opens at its newest
+ * rows, and those above come in as the history scrolls towards them.
+ */
+async function scrollUpTo(page: Page, row: Locator): Promise<void> {
+  const history = page.getByRole('region', { name: 'Message history' })
+  await expect
+    .poll(
+      async () => {
+        if ((await row.count()) > 0) return true
+        await history.evaluate((element) => {
+          element.scrollTop = 0
+        })
+        return false
+      },
+      { timeout: 15_000 }
+    )
+    .toBe(true)
+  await row.scrollIntoViewIfNeeded()
+}
+
 /** A conversation in the list whose name or preview contains `text`, taken literally. */
 function hostileGroup(page: Page, text: string): Locator {
   return page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: text })
@@ -464,7 +485,7 @@ describe('hostile content shown to Ada', () => {
     await ada.getByRole('heading', { name: GROUPS.markup.name, level: 2 }).waitFor()
     for (const message of MESSAGES) {
       const row = messageRow(ada, message.tag)
-      await row.scrollIntoViewIfNeeded()
+      await scrollUpTo(ada, row)
       expect(await row.count()).toBe(1)
       expect(await row.textContent()).toContain(message.text)
     }
@@ -583,13 +604,13 @@ describe('hostile content shown to Ada', () => {
 
   it("keeps the words after Eve's old name in the nickname line reading left to right", async () => {
     const line = ada.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: `${EVE.name} is now called` })
-    await line.scrollIntoViewIfNeeded()
+    await scrollUpTo(ada, line)
     expect(readsLeftToRight(await letterPositions(ada, MESSAGE_ROWS, `${EVE.name} is now called`, 'is now called'))).toBe(true)
   })
 
   it("shows Mallory's profile, name and bio as text", async () => {
     const row = messageRow(ada, '[m0]')
-    await row.scrollIntoViewIfNeeded()
+    await scrollUpTo(ada, row)
     await row.getByRole('button', { name: NICKNAMES.mallory }).click()
     const profile = dialog(ada, MALLORY.name)
     await profile.getByText(MALLORY_BIO, { exact: true }).waitFor()
