@@ -169,6 +169,31 @@ describe('PushConnection', () => {
     expect(event.message).toMatchObject({ id: '100000000000000001', conversationId: '42', text: 'hello', senderName: 'Ada' })
   })
 
+  // faye is loaded when the connection first starts, not with the app: what happens meanwhile holds.
+  it('never handshakes when closed while faye is still loading', async () => {
+    const gateway = await startGateway()
+    const { connection, statuses } = connect(gateway.origin)
+    connection.follow(userChannel('7'))
+    const waiting = connection.whenSubscribed(userChannel('7'))
+    await connection.close()
+    await expect(waiting).rejects.toThrow('connection closed')
+    // Long enough for faye to have loaded and, had it been made, a client to have handshaken.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(gateway.handshakes).toEqual([])
+    expect(statuses).toEqual(['connecting', 'offline'])
+  })
+
+  it('subscribes only what is still followed once faye has loaded', async () => {
+    const gateway = await startGateway()
+    const { connection } = connect(gateway.origin)
+    connection.follow(userChannel('7'))
+    connection.follow(groupChannel('42'))
+    connection.unfollow(groupChannel('42'))
+    await connection.whenSubscribed(userChannel('7'))
+    expect(connection.status).toBe('connected')
+    expect(gateway.subscribes.map((subscribe) => subscribe.channel)).toEqual(['/user/7'])
+  })
+
   it('skips and logs a payload it cannot read, and carries on', async () => {
     const gateway = await startGateway()
     const { connection, log } = connect(gateway.origin)

@@ -19,8 +19,7 @@
 // faye's own list, so it is re-made; and a subscribe that sat in faye's retry queue through a long
 // outage carries a timestamp the service now refuses, so it is re-made once with a fresh one.
 import { channel as diagnosticsChannel } from 'node:diagnostics_channel'
-import faye from 'faye'
-import type { Client, Extension, Message as BayeuxMessage, Subscription } from 'faye'
+import type { Client, ClientConstructor, Extension, Message as BayeuxMessage, Subscription } from 'faye'
 import type { PushStatus } from '@shared/session'
 import type { ServiceConfig } from '../api/service-config'
 import type { Log } from '../log/log'
@@ -76,7 +75,8 @@ type ChannelState = {
    * subscribed, but the service has since forgotten this client and the subscription with it.
    */
   state: 'pending' | 'subscribed' | 'lost'
-  subscription: Subscription
+  /** Null until faye is loaded and the client made: the channel is subscribed then. */
+  subscription: Subscription | null
   waiters: { resolve: () => void; reject: (error: Error) => void }[]
 }
 
@@ -100,6 +100,7 @@ export class PushConnection {
   /** Outgoing subscribe message ids, so each reply (ours or faye's re-subscribes) finds its channel. */
   readonly #subscribesInFlight = new Map<string, { channel: string; sentAt: number }>()
   #client: Client | null = null
+  #started = false
   #status: PushStatus = 'offline'
   #closed = false
   #transportUp = false
@@ -122,10 +123,24 @@ export class PushConnection {
     return this.#events.on(event, listener)
   }
 
-  /** Connects (faye handshakes over long polling, then upgrades to WebSocket). Idempotent. */
+  /**
+   * Connects (faye handshakes over long polling, then upgrades to WebSocket). Idempotent. faye is
+   * loaded here, not with the app: with what it brings (a cookie jar and its list of public
+   * suffixes) it is a third of the host's bundle, and a start has the page to serve first.
+   */
   start(): void {
-    if (this.#closed || this.#client !== null) return
-    const client = new faye.Client(this.#deps.config.pushUrl, {
+    if (this.#closed || this.#started) return
+    this.#started = true
+    this.#setStatus('connecting')
+    import('faye').then(
+      ({ default: faye }) => this.#connect(faye.Client),
+      (error: unknown) => this.#deps.log.error('push: could not load the Bayeux client', error)
+    )
+  }
+
+  #connect(FayeClient: ClientConstructor): void {
+    if (this.#closed) return
+    const client = new FayeClient(this.#deps.config.pushUrl, {
       // faye builds its WebSocket URL by swapping http→ws in the endpoint it is given, so the
       // separately configured WebSocket address is handed over in http form (§1: never derived).
       endpoints: { websocket: this.#deps.config.pushWsUrl.replace(/^ws(s?):/, 'http$1:') },
@@ -137,22 +152,24 @@ export class PushConnection {
     client.bind('transport:down', this.#onTransportDown)
     client.bind('transport:up', this.#onTransportUp)
     this.#client = client
-    this.#setStatus('connecting')
     client.connect()
+    // What was followed while faye loaded.
+    for (const [channel, entry] of this.#channels) if (entry.subscription === null) this.#subscribe(channel, entry.waiters)
   }
 
   /** Subscribes to `channel` and keeps it subscribed across reconnects until `unfollow`. */
   follow(channel: string): void {
     if (this.#closed || this.#channels.has(channel)) return
     this.start()
-    this.#subscribe(channel, [])
+    if (this.#client === null) this.#channels.set(channel, { state: 'pending', subscription: null, waiters: [] })
+    else this.#subscribe(channel, [])
   }
 
   unfollow(channel: string): void {
     const entry = this.#channels.get(channel)
     if (entry === undefined) return
     this.#channels.delete(channel)
-    entry.subscription.cancel()
+    entry.subscription?.cancel()
     for (const waiter of entry.waiters) waiter.reject(new PushSubscriptionError(channel, null, 'unfollowed'))
     this.#evaluate()
   }
@@ -228,7 +245,7 @@ export class PushConnection {
   #resubscribe(channel: string): void {
     const entry = this.#channels.get(channel)
     if (entry === undefined || this.#closed) return
-    entry.subscription.cancel()
+    entry.subscription?.cancel()
     this.#subscribe(channel, entry.waiters)
   }
 
@@ -310,7 +327,7 @@ export class PushConnection {
     const error = new PushSubscriptionError(channel, code, reason)
     this.#deps.log.warn(`push: ${error.message}`)
     this.#channels.delete(channel)
-    setTimeout(() => entry.subscription.cancel(), 0)
+    setTimeout(() => entry.subscription?.cancel(), 0)
     for (const waiter of entry.waiters) waiter.reject(error)
     this.#events.emit('subscriptionRefused', { channel, error })
   }
