@@ -161,8 +161,7 @@ export class PushConnection {
   follow(channel: string): void {
     if (this.#closed || this.#channels.has(channel)) return
     this.start()
-    if (this.#client === null) this.#channels.set(channel, { state: 'pending', subscription: null, waiters: [] })
-    else this.#subscribe(channel, [])
+    this.#subscribe(channel, [])
   }
 
   unfollow(channel: string): void {
@@ -229,7 +228,11 @@ export class PushConnection {
 
   #subscribe(channel: string, waiters: ChannelState['waiters']): void {
     const client = this.#client
-    if (client === null) return
+    if (client === null) {
+      // faye is still loading: the channel is followed, and subscribed once the client is made.
+      this.#channels.set(channel, { state: 'pending', subscription: null, waiters })
+      return
+    }
     const subscription = client.subscribe(channel, (data) => this.#deliver(channel, data))
     const entry: ChannelState = { state: 'pending', subscription, waiters }
     this.#channels.set(channel, entry)
