@@ -156,6 +156,26 @@ describe('the local store', () => {
     expect(await newestOffline(scenery, 3)).toEqual([kept, 'sent after the restart', 'pushed after the restart'])
   })
 
+  it('connects push at a start from the store once the kept list is shown, following the conversation opened before then', async () => {
+    const { scenery, bea } = await groupKeptWithBea()
+    const beaApp = launchApp(scenery.proxy.origin, cleanups)
+    await signInThroughSms(beaApp, scenery.service, bea)
+    await beaApp.events.waitFor('push:status', (status) => status === 'connected')
+
+    const again = launch(scenery)
+    const starting = again.core.start()
+    await again.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    // The page opens the conversation it left open as soon as it can, before push is up.
+    await again.call('conversations:open', { conversationId: scenery.groupId })
+    await starting
+    await again.events.waitFor('push:status', (status) => status === 'connected')
+    const order = again.events.log.map((entry) => entry.event)
+    expect(order.indexOf('push:status')).toBeGreaterThan(order.indexOf('conversations:changed'))
+    // Typing is told on the conversation's own channel only: it is followed.
+    await beaApp.call('typing:typed', { conversationId: scenery.groupId })
+    expect(await again.events.waitFor('typing:received')).toMatchObject({ conversationId: scenery.groupId })
+  })
+
   it('keeps what is sent and pushed into a kept conversation not opened since a restart, the list saying it was up to date, in the history it shows', async () => {
     const { scenery, bea, kept } = await groupKeptWithBea()
 

@@ -221,7 +221,6 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     changed: (state) => events.emit('session:changed', state),
     signedIn: (me, { fromDevice: restored }) => {
       signedInAs = me.id
-      push.start(me)
       const store = keeper?.open(me.id) ?? Promise.resolve(null)
       drafts.signedIn(me.id)
       opened.signedIn(me.id)
@@ -235,6 +234,14 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       const fromDevice = showKept(me, store)
       // Restored from the device, it is shown before the service is asked anything (service-hold.ts).
       if (restored) hold.holdWhileShowing(fromDevice)
+      // Push waits as the service's calls do: connecting loads faye and makes Node's first HTTP
+      // request, work for the one thread that also answers the page while it draws the kept list.
+      void hold.released().then(() => {
+        if (signedInAs !== me.id) return
+        push.start(me)
+        // Whatever was opened meanwhile is followed now that there is a connection to follow it on.
+        opened.followAgain()
+      })
       const shown = fromDevice.then(() => outboxKept)
       const listed = shown.then(() => refreshConversations()).then(() => conversations.restoreDrafts((userId) => gateway.person(userId)))
       // Catch-up (and the outbox it resumes) waits for the list too: a chat listed only for its

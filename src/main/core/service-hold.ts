@@ -2,8 +2,10 @@
 // to the service load Node's fetch, tens of milliseconds of the one thread that also serves the
 // page its code and answers its first calls, just when the page asks for them. Held until the kept
 // list has been shown and the page has had a moment to load and draw it, they go while the page is
-// busy drawing instead. Measured with the service hanging: a start to a usable list of a hundred
-// conversations from the store, 630 → 560 ms (the median of five, two cores).
+// busy drawing instead. Push waits for the same release (app-core.ts): connecting loads faye and
+// makes Node's first HTTP request, as much work again. Measured with the service hanging: a start
+// to a usable list of a hundred conversations from the store, 630 → 560 ms (the median of five,
+// two cores), before push waited too.
 import type { ServiceMethods } from './reachability'
 import { systemTimers, type Timers } from './timers'
 
