@@ -23,6 +23,9 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         cli: resolve('src/main/browser/cli.ts'),
+        // The app cli.js imports once the store's thread is starting: a file of its own, so that the
+        // bench can time Node loading it alone (scripts/bench/cold-start.ts).
+        app: resolve('src/main/browser/app.ts'),
         // `npm start` decides where the data lives with the same code as the host it starts.
         'data-dir': resolve('src/main/storage/data-dir.ts'),
         // The local store's SQL runs in a worker thread, started from this file beside cli.js.

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createConsoleLog } from '../log/console-log'
-import { startBrowserApp } from './app'
 import { defaultDataDir } from '../storage/data-dir'
+import { startSpareStoreThread } from '../storage/local-store/store-thread'
 
 // Built, this file is out/browser/cli.js and the renderer is out/renderer beside it; run from
 // source (as tests of the host do), it is src/main/browser/cli.ts, three folders below the root.
@@ -43,6 +43,10 @@ async function main(): Promise<void> {
   const environment = { ...process.env }
   if (values['service-origin'] !== undefined) environment.PARLEY_SERVICE_ORIGIN = values['service-origin']
 
+  // The store's thread starts first and the app loads beside it, on another core: started when
+  // the session is restored, it was still starting up when the page asked for the list.
+  startSpareStoreThread()
+  const { startBrowserApp } = await import('./app')
   const app = await startBrowserApp({
     dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
     rendererDir,

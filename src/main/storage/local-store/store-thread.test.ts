@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ConversationId } from '@shared/conversation-id'
 import type { Message, PendingMessage } from '@shared/messages'
-import { loadSqliteFrom, StoreThread } from './store-thread'
+import { loadSqliteFrom, startSpareStoreThread, StoreThread } from './store-thread'
 
 const GROUP = '7001' as ConversationId
 const KEY = 'ab'.repeat(32)
@@ -129,5 +129,28 @@ describe('the SQLite a thread loads', () => {
     loadSqliteFrom(join(directory, 'no-such-addon.node'))
     const store = thread()
     await expect(store.request('open', { file: join(directory, 'never.db'), key: KEY })).rejects.toThrow(/no-such-addon/)
+  })
+})
+
+describe('a spare thread, started before any store asks for one', () => {
+  it('is the thread the next store opens in, and that store only', async () => {
+    const spareId = startSpareStoreThread().threadId
+    const first = thread('the local store of 1')
+    const second = thread('the local store of 2')
+    expect(first.threadId).toBe(spareId)
+    expect(second.threadId).not.toBe(spareId)
+    await first.request('open', { file: join(directory, '1.db'), key: KEY })
+    await first.request('call', { method: 'keepRun', args: [GROUP, [message('1')], { after: null, before: null, reachesStart: true }] })
+    expect(((await first.request('call', { method: 'newest', args: [GROUP, 50] })) as { messages: Message[] }).messages.map((kept) => kept.id)).toEqual(['1'])
+  })
+
+  it('is passed over once it has ended, the store opening in a thread of its own', async () => {
+    const spare = startSpareStoreThread({ script: 'process.exit(3)', eval: true })
+    const spareId = spare.threadId
+    await spare.exited
+    const store = thread()
+    expect(store.threadId).not.toBe(spareId)
+    await store.request('open', { file: join(directory, '1.db'), key: KEY })
+    expect(await store.request('call', { method: 'syncPoints', args: [] })).toEqual(new Map())
   })
 })

@@ -61,6 +61,72 @@ export function throughTsx(worker: URL): WorkerScript {
   return { script: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(worker.href)}) })`, eval: true }
 }
 
+/** A store's thread started before any store asked for one (`startSpareStoreThread`). */
+export interface SpareStoreThread {
+  readonly threadId: number
+  /** Settles once the thread has ended, whether a store took it or not. */
+  readonly exited: Promise<void>
+}
+
+/**
+ * Until a store takes it, a spare thread's failure is only that it is not taken: the store then
+ * starts a thread of its own, which reports what went wrong.
+ */
+class SpareThread implements SpareStoreThread {
+  readonly #worker: Worker
+  readonly exited: Promise<void>
+  #ended = false
+  readonly #ignoreError = (): void => undefined
+
+  constructor(script: WorkerScript) {
+    this.#worker = startWorker('a local store', script)
+    this.#worker.on('error', this.#ignoreError)
+    this.exited = new Promise((resolve) => {
+      this.#worker.once('exit', () => {
+        this.#ended = true
+        resolve()
+      })
+    })
+  }
+
+  get threadId(): number {
+    return this.#worker.threadId
+  }
+
+  /** The thread, for a store to own; null when it has ended. */
+  take(): Worker | null {
+    this.#worker.off('error', this.#ignoreError)
+    return this.#ended ? null : this.#worker
+  }
+}
+
+let spare: SpareThread | null = null
+
+/**
+ * Starts a store's thread now, for the next store to open in the store's own worker to take.
+ * Starting a thread (a Node environment of its own, then SQLite's addon) is most of the time a
+ * store takes to open, and on two cores it competed with the page loading: begun with the
+ * process, it runs while the rest of the app loads (measured: README, the cached start). One
+ * waits at a time. `script`: what it runs, the store's worker by default.
+ */
+export function startSpareStoreThread(script: WorkerScript = storeWorkerScript()): SpareStoreThread {
+  spare ??= new SpareThread(script)
+  return spare
+}
+
+/** The spare thread, if one waits and is alive. */
+function takeSpare(): Worker | null {
+  const taken = spare?.take() ?? null
+  spare = null
+  return taken
+}
+
+function startWorker(name: string, { script, eval: isCode }: WorkerScript): Worker {
+  const worker = new Worker(script, { eval: isCode, name, workerData: { sqliteAddon } })
+  worker.unref()
+  return worker
+}
+
 interface Waiting {
   resolve(value: unknown): void
   reject(error: Error): void
@@ -76,13 +142,15 @@ export class StoreThread {
   #closing = false
   readonly #exited: Promise<void>
 
-  /** `name`: what the thread is for, in its errors (`the local store of 42`, say). */
+  /**
+   * `name`: what the thread is for, in its errors (`the local store of 42`, say). `script`: the
+   * worker to run; by default the store's, in the spare thread when one waits.
+   */
   constructor(
     readonly name: string,
-    { script, eval: isCode }: WorkerScript = storeWorkerScript()
+    script?: WorkerScript
   ) {
-    this.#worker = new Worker(script, { eval: isCode, name, workerData: { sqliteAddon } })
-    this.#worker.unref()
+    this.#worker = (script === undefined ? takeSpare() : null) ?? startWorker(name, script ?? storeWorkerScript())
     this.#worker.on('message', (answer: Answer) => this.#answered(answer))
     this.#worker.on('error', (error) => this.#die(new Error(`the worker thread of ${name} failed: ${error.message}`, { cause: error })))
     this.#worker.on('messageerror', (error) => this.#die(new Error(`the worker thread of ${name} sent what could not be read`, { cause: error })))
@@ -92,6 +160,10 @@ export class StoreThread {
         resolve()
       })
     })
+  }
+
+  get threadId(): number {
+    return this.#worker.threadId
   }
 
   request<K extends RequestKind>(kind: K, request: StoreRequests[K]['req']): Promise<StoreRequests[K]['res']> {
