@@ -9,6 +9,7 @@ import { launchApp, signInThroughSms, testScope, type AppHarness } from '../supp
 import { keptDevice, keptOutbox, launchOnDevice, numberedHistory, readWholeHistory, signedInOnDevice, type KeptDevice } from '../support/kept-device'
 import type { LocalStores, Preferences, TokenVault } from '../../src/main/core/ports'
 import { OPEN_FAILED_NOTICE } from '../../src/main/core/store-keeper'
+import { KEPT_FIRST_MS } from '../../src/main/core/service-hold'
 import { dataDirStores } from '../../src/main/storage/data-dir-stores'
 import { quietLog } from '../support/memory-platform'
 import type { PendingMessage } from '@shared/messages'
@@ -174,6 +175,18 @@ describe('the local store', () => {
     // Typing is told on the conversation's own channel only: it is followed.
     await beaApp.call('typing:typed', { conversationId: scenery.groupId })
     expect(await again.events.waitFor('typing:received')).toMatchObject({ conversationId: scenery.groupId })
+  })
+
+  it('never connects push for a core stopped while its kept list shows', async () => {
+    const { scenery } = await groupKeptWithBea()
+    const again = launch(scenery)
+    const starting = again.core.start()
+    await again.events.waitFor('conversations:changed', (list) => list.some((conversation) => conversation.id === scenery.groupId))
+    await starting
+    await again.core.stop()
+    // Past the hold's end, when push would have connected.
+    await new Promise((resolve) => setTimeout(resolve, KEPT_FIRST_MS * 3))
+    expect(again.events.all('push:status')).toEqual([])
   })
 
   it('keeps what is sent and pushed into a kept conversation not opened since a restart, the list saying it was up to date, in the history it shows', async () => {

@@ -129,6 +129,8 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
   let pushStatus: PushStatus = 'offline'
   /** Whose store is open: a sign-out by the user removes it. */
   let signedInAs: string | null = null
+  /** Counts sign-ins, sign-outs and the stop: what waited for a turn of the session can tell it is over. */
+  let sessionTurn = 0
   /** Settles once the signed-in account's unsent messages are back from its store. */
   let outboxBack: Promise<void> = Promise.resolve()
   /**
@@ -221,6 +223,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
     changed: (state) => events.emit('session:changed', state),
     signedIn: (me, { fromDevice: restored }) => {
       signedInAs = me.id
+      const turn = ++sessionTurn
       const store = keeper?.open(me.id) ?? Promise.resolve(null)
       drafts.signedIn(me.id)
       opened.signedIn(me.id)
@@ -237,7 +240,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // Push waits as the service's calls do: connecting loads faye and makes Node's first HTTP
       // request, work for the one thread that also answers the page while it draws the kept list.
       void hold.released().then(() => {
-        if (signedInAs !== me.id) return
+        if (turn !== sessionTurn) return
         push.start(me)
         // Whatever was opened meanwhile is followed now that there is a connection to follow it on.
         opened.followAgain()
@@ -257,6 +260,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       // opens it. Everything read from the service is theirs no longer to show.
       const accountId = signedInAs
       signedInAs = null
+      sessionTurn++
       void push.stop()
       catchUp.cancel()
       backfill.stop()
@@ -602,6 +606,7 @@ export function createAppCore(deps: AppCoreDependencies): AppCore {
       await outboxBack
     },
     stop: async () => {
+      sessionTurn++
       catchUp.cancel()
       backfill.stop()
       session.stop()

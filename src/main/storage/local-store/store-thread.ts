@@ -76,11 +76,14 @@ class SpareThread implements SpareStoreThread {
   readonly #worker: Worker
   readonly exited: Promise<void>
   #ended = false
-  readonly #ignoreError = (): void => undefined
+  /** A thread that failed ends next: it is passed over from the failure on. */
+  readonly #failed = (): void => {
+    this.#ended = true
+  }
 
   constructor(script: WorkerScript) {
     this.#worker = startWorker('a local store', script)
-    this.#worker.on('error', this.#ignoreError)
+    this.#worker.on('error', this.#failed)
     this.exited = new Promise((resolve) => {
       this.#worker.once('exit', () => {
         this.#ended = true
@@ -95,7 +98,7 @@ class SpareThread implements SpareStoreThread {
 
   /** The thread, for a store to own; null when it has ended. */
   take(): Worker | null {
-    this.#worker.off('error', this.#ignoreError)
+    this.#worker.off('error', this.#failed)
     return this.#ended ? null : this.#worker
   }
 }
