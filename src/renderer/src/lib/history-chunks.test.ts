@@ -14,7 +14,7 @@ function drawer() {
   const layout = new StableHistoryLayout()
   const chunking = new HistoryChunks()
   return (history: Message[], start: number, end = history.length) =>
-    chunking.chunk(layout.layout(history, start, end), new HistoryIds(history.map((m) => m.id)), start)
+    chunking.chunk(layout.layout(history, start, end), new HistoryIds(history), start)
 }
 
 const textsOf = (chunk: { rows: readonly { message: Message }[] } | undefined): string[] => chunk?.rows.map((row) => row.message.text ?? '') ?? []

@@ -37,27 +37,97 @@ export interface HistorySlice {
 
 export const LATEST: HistoryWindow = { firstId: null, lastId: null }
 
-/** The history's message ids in order, with each one's index. */
-export class HistoryIds {
-  readonly ids: readonly string[]
-  readonly #indexes: Map<string, number>
+/** What a history is made of, as far as its window cares: messages in order, each with its id. */
+export interface Identified {
+  readonly id: string
+}
 
-  constructor(ids: readonly string[]) {
-    this.ids = ids
-    this.#indexes = new Map(ids.map((id, index) => [id, index]))
+/**
+ * Where each message id stands, counted from a fixed origin, shared by the histories that grew from
+ * one another: a page put on top takes the places before the first, arrivals those after the last,
+ * and no id already in moves.
+ */
+interface Places {
+  readonly of: Map<string, number>
+  /** The history that last grew these places: only it may grow them further. */
+  newest: HistoryIds | null
+}
+
+/** The history's messages in order, with each one's index by id. */
+export class HistoryIds {
+  readonly #messages: readonly Identified[]
+  readonly #places: Places
+  /** The place of this history's first message. */
+  readonly #first: number
+
+  /** Indexes `messages` afresh; `HistoryIndexer` reuses the index of the history before when it can. */
+  constructor(messages: readonly Identified[], places?: { places: Places; first: number }) {
+    this.#messages = messages
+    if (places === undefined) {
+      this.#places = { of: new Map(messages.map((message, index) => [message.id, index])), newest: null }
+      this.#first = 0
+    } else {
+      this.#places = places.places
+      this.#first = places.first
+    }
+    this.#places.newest = this
   }
 
   get length(): number {
-    return this.ids.length
+    return this.#messages.length
   }
 
   indexOf(id: string | null): number | undefined {
-    return id === null ? undefined : this.#indexes.get(id)
+    if (id === null) return undefined
+    const place = this.#places.of.get(id)
+    if (place === undefined) return undefined
+    const index = place - this.#first
+    // A place outside this history's is a message that came after it, to a history grown from it.
+    return index >= 0 && index < this.#messages.length ? index : undefined
   }
 
   /** The id at an index, clamped into the history; null for an empty history. */
   at(index: number): string | null {
-    return this.ids[Math.min(Math.max(index, 0), this.ids.length - 1)] ?? null
+    return this.#messages[Math.min(Math.max(index, 0), this.#messages.length - 1)]?.id ?? null
+  }
+
+  /**
+   * `messages` indexed: the very places of this history when they only add to its ends (an older
+   * page on top, arrivals at the bottom), which costs the added ids alone; else afresh.
+   */
+  grownTo(messages: readonly Identified[]): HistoryIds {
+    const before = this.#messages
+    // Another history grew from this one already: its places may not be this growth's.
+    if (this.#places.newest !== this || before.length === 0 || messages.length < before.length) return new HistoryIds(messages)
+    const added = messages.length - before.length
+    let top = 0
+    while (top <= added && messages[top]?.id !== before[0]?.id) top += 1
+    if (top > added) return new HistoryIds(messages)
+    for (let index = 0; index < before.length; index++) if (messages[top + index]?.id !== before[index]?.id) return new HistoryIds(messages)
+    const places = this.#places.of
+    const isNew = (message: Identified): boolean => !places.has(message.id)
+    const onTop = messages.slice(0, top)
+    const below = messages.slice(top + before.length)
+    // An id twice in the history: its places would not say its index.
+    if (!onTop.every(isNew) || !below.every(isNew) || new Set([...onTop, ...below].map((message) => message.id)).size !== added) return new HistoryIds(messages)
+    onTop.forEach((message, index) => places.set(message.id, this.#first - top + index))
+    below.forEach((message, index) => places.set(message.id, this.#first + before.length + index))
+    return new HistoryIds(messages, { places: this.#places, first: this.#first - top })
+  }
+}
+
+/**
+ * Indexes a history each time its messages change, from the index it made last. At every older page
+ * of a long history, indexing thousands of ids afresh made a map of them all and let the last one
+ * go: in a throttled scroll to the top of ten thousand messages, the collector's pauses for them
+ * were among the longest frames.
+ */
+export class HistoryIndexer {
+  #last: HistoryIds | null = null
+
+  index(messages: readonly Identified[]): HistoryIds {
+    this.#last = this.#last === null ? new HistoryIds(messages) : this.#last.grownTo(messages)
+    return this.#last
   }
 }
 
