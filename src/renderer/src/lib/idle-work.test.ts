@@ -83,6 +83,28 @@ describe('IdleWork', () => {
     expect(events).toEqual(['a', 'flush', 'b', 'flush'])
   })
 
+  it('holds every job back while postponed, however idle the page, and runs them once the time is up', () => {
+    const idle = manualIdle()
+    let now = 1_000
+    const timers: { at: number; callback: () => void }[] = []
+    const work = new IdleWork({ schedule: idle.schedule, now: () => now, setTimer: (callback, ms) => timers.push({ at: now + ms, callback }) })
+    const ran: number[] = []
+    work.add(() => ran.push(1))
+    work.postpone(400)
+    work.postpone(100)
+
+    idle.idle(50)
+    expect(ran).toEqual([])
+    expect(idle.scheduled).toBe(false)
+    expect(timers.map((timer) => timer.at)).toEqual([1_400])
+
+    now = 1_400
+    timers.shift()?.callback()
+    expect(idle.scheduled).toBe(true)
+    idle.idle(50)
+    expect(ran).toEqual([1])
+  })
+
   it('runs its jobs in a browser without idle callbacks too', async () => {
     const work = new IdleWork()
     const done = new Promise<void>((resolve) => work.add(resolve))

@@ -25,16 +25,30 @@ function browserSchedule(): ScheduleIdle {
     }, 0)
 }
 
+export interface IdleWorkOptions {
+  schedule?: ScheduleIdle
+  /** Runs after each few jobs, so that what they changed is drawn within the idle time (Svelte's `flushSync`). */
+  afterJobs?: () => void
+  /** The time in milliseconds, and a timer: for `postpone`. */
+  now?: () => number
+  setTimer?: (callback: () => void, ms: number) => void
+}
+
 export class IdleWork {
   readonly #schedule: ScheduleIdle
-  /** Runs after each few jobs, so that what they changed is drawn within the idle time (Svelte's `flushSync`). */
   readonly #afterJobs: () => void
+  readonly #now: () => number
+  readonly #setTimer: (callback: () => void, ms: number) => void
   readonly #jobs = new Set<() => void>()
   #scheduled = false
+  /** No job runs before this time (see `postpone`). */
+  #heldUntil = 0
 
-  constructor(options: { schedule?: ScheduleIdle; afterJobs?: () => void } = {}) {
+  constructor(options: IdleWorkOptions = {}) {
     this.#schedule = options.schedule ?? browserSchedule()
     this.#afterJobs = options.afterJobs ?? (() => {})
+    this.#now = options.now ?? (() => performance.now())
+    this.#setTimer = options.setTimer ?? ((callback, ms) => void setTimeout(callback, ms))
   }
 
   get pending(): number {
@@ -50,10 +64,27 @@ export class IdleWork {
     return () => void this.#jobs.delete(entry)
   }
 
+  /**
+   * Holds every job back until `ms` from now, however idle the page looks meanwhile: it is busy
+   * with something that wants each frame to itself and comes back to it soon (rows drawn a batch a
+   * frame while the user scrolls, with gaps while a page loads).
+   */
+  postpone(ms: number): void {
+    this.#heldUntil = Math.max(this.#heldUntil, this.#now() + ms)
+  }
+
   #scheduleRun(): void {
     if (this.#scheduled || this.#jobs.size === 0) return
     this.#scheduled = true
     this.#schedule((deadline) => {
+      const held = this.#heldUntil - this.#now()
+      if (held > 0) {
+        this.#setTimer(() => {
+          this.#scheduled = false
+          this.#scheduleRun()
+        }, held)
+        return
+      }
       this.#scheduled = false
       this.#run(deadline)
       this.#scheduleRun()
