@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Message } from '@shared/messages'
 import { message } from '../testing/fake-api'
 import { CHUNK_ROWS, HistoryChunks } from './history-chunks'
-import { HistoryIds } from './history-window'
+import { HistoryIds, STEP_ROWS } from './history-window'
 import { StableHistoryLayout } from './message-groups'
 
 function messages(from: number, count: number): Message[] {
@@ -30,10 +30,13 @@ describe('HistoryChunks', () => {
     expect(textsOf(chunks[3]).at(-1)).toBe('Message 99')
   })
 
-  it('makes a batch drawn on top a chunk of its own, and hands back every other chunk as it was', () => {
+  it('makes the batches drawn on top chunks of their own, and hands back every other chunk as it was', () => {
     const draw = drawer()
     const before = draw(history, 60)
-    const after = draw(history, 50)
+    const half = draw(history, 60 - STEP_ROWS)
+    const after = draw(history, 60 - 2 * STEP_ROWS)
+    expect(half.map((chunk) => chunk.key)).toEqual([-1, 0, 1, 2, 3])
+    expect(textsOf(half[0])).toEqual(history.slice(60 - STEP_ROWS, 60).map((m) => m.text))
     expect(after.map((chunk) => chunk.key)).toEqual([-1, 0, 1, 2, 3])
     expect(textsOf(after[0])).toEqual(history.slice(50, 60).map((m) => m.text))
     after.slice(1).forEach((chunk, index) => expect(chunk).toBe(before[index]))

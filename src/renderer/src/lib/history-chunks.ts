@@ -7,12 +7,12 @@
 //
 // A chunk holds the same messages for as long as the history is drawn: chunks are counted from one
 // message (the first drawn), so older pages put on top and arrivals at the bottom leave every chunk
-// as it was, and a batch of rows drawn at an edge is a chunk of its own.
+// as it was, and the batches of rows drawn at an edge fill chunks of their own.
 import { STEP_ROWS, type HistoryIds } from './history-window'
 import type { HistoryRow } from './message-groups'
 
-/** Rows a chunk holds: as many as a batch drawn at an edge, which so fills a chunk of its own. */
-export const CHUNK_ROWS = STEP_ROWS
+/** Rows a chunk holds: two batches drawn at an edge, which so fill a chunk of their own. */
+export const CHUNK_ROWS = 2 * STEP_ROWS
 
 export interface HistoryChunk {
   /** Which chunk, counted from the anchor message's (0), older ones negative. */

@@ -140,7 +140,8 @@ describe('a long history', { timeout: 20_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
     const { older, newer, loads } = await withAnOlderPage()
-    await nextFrame()
+    // The rows above the newest LATEST_ROWS come a batch a frame.
+    for (let frame = 0; frame < 10 && rows().length < newer.length; frame++) await nextFrame()
     viewport().scrollTop = 0
     await fireEvent.scroll(viewport())
 
