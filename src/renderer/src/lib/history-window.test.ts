@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HistoryIds, HistoryIndexer, type Identified } from './history-window'
+import { HistoryIds, HistoryIndexer, MAX_ROWS, STEP_ROWS, windowRows, type Identified } from './history-window'
 
 const ids = (...names: string[]): Identified[] => names.map((id) => ({ id }))
 const range = (from: number, to: number): Identified[] => Array.from({ length: to - from }, (_, index) => ({ id: `m${from + index}` }))
@@ -76,5 +76,16 @@ describe('HistoryIndexer', () => {
     const indexer = new HistoryIndexer()
     indexer.index(ids('a', 'b'))
     expectIndexes(indexer.index(ids('a', 'b')), ids('a', 'b'))
+  })
+})
+
+describe('windowRows', () => {
+  it('holds rows enough to fill the view and the room above and below it at 20 px a row, and a batch to spare at each end', () => {
+    expect(windowRows(522, 800)).toBe(Math.ceil((522 + 1_600) / 20) + 2 * STEP_ROWS)
+    expect(windowRows(0, 800)).toBe(80 + 2 * STEP_ROWS)
+  })
+
+  it(`never holds more than ${MAX_ROWS}, however tall the view`, () => {
+    expect(windowRows(4_000, 800)).toBe(MAX_ROWS)
   })
 })
