@@ -109,11 +109,11 @@ export class HistoryIds {
     if (top > added) return new HistoryIds(messages)
     for (let index = 0; index < before.length; index++) if (messages[top + index]?.id !== before[index]?.id) return new HistoryIds(messages)
     const places = this.#places.of
-    const isNew = (message: Identified): boolean => !places.has(message.id)
     const onTop = messages.slice(0, top)
     const below = messages.slice(top + before.length)
+    const addedIds = new Set([...onTop, ...below].map((message) => message.id))
     // An id twice in the history: its places would not say its index.
-    if (!onTop.every(isNew) || !below.every(isNew) || new Set([...onTop, ...below].map((message) => message.id)).size !== added) return new HistoryIds(messages)
+    if (addedIds.size !== added || [...addedIds].some((id) => places.has(id))) return new HistoryIds(messages)
     onTop.forEach((message, index) => places.set(message.id, this.#first - top + index))
     below.forEach((message, index) => places.set(message.id, this.#first + before.length + index))
     return new HistoryIds(messages, { places: this.#places, first: this.#first - top })
@@ -147,7 +147,7 @@ export function windowRows(viewportHeight: number, edgeRoom: number): number {
   return Math.min(MAX_ROWS, Math.ceil((viewportHeight + 2 * edgeRoom) / SHORTEST_ROW_PX) + 2 * STEP_ROWS)
 }
 
-export function sliceOf(window: HistoryWindow, history: HistoryIds, maxRows = MAX_ROWS): HistorySlice {
+export function sliceOf(window: HistoryWindow, history: HistoryIds, maxRows: number): HistorySlice {
   const lastIndex = history.indexOf(window.lastId)
   const end = lastIndex === undefined ? history.length : lastIndex + 1
   const firstIndex = history.indexOf(window.firstId)
@@ -156,7 +156,7 @@ export function sliceOf(window: HistoryWindow, history: HistoryIds, maxRows = MA
 }
 
 /** STEP_ROWS more rows on top, letting go of rows at the bottom beyond `maxRows`. */
-export function widenUp(window: HistoryWindow, history: HistoryIds, maxRows = MAX_ROWS): HistoryWindow {
+export function widenUp(window: HistoryWindow, history: HistoryIds, maxRows: number): HistoryWindow {
   const { start, end } = sliceOf(window, history, maxRows)
   const newStart = Math.max(0, start - STEP_ROWS)
   const newEnd = Math.min(end, newStart + maxRows)
@@ -164,7 +164,7 @@ export function widenUp(window: HistoryWindow, history: HistoryIds, maxRows = MA
 }
 
 /** STEP_ROWS more rows at the bottom, letting go of rows on top beyond `maxRows`. */
-export function widenDown(window: HistoryWindow, history: HistoryIds, maxRows = MAX_ROWS): HistoryWindow {
+export function widenDown(window: HistoryWindow, history: HistoryIds, maxRows: number): HistoryWindow {
   const { start, end } = sliceOf(window, history, maxRows)
   const newEnd = Math.min(history.length, end + STEP_ROWS)
   const newStart = Math.max(start, newEnd - maxRows)
@@ -182,6 +182,6 @@ export function around(index: number, history: HistoryIds): HistoryWindow {
 }
 
 /** The same rows, held by their first message so that pages put on top do not move it. */
-export function pinned(window: HistoryWindow, history: HistoryIds, maxRows = MAX_ROWS): HistoryWindow {
+export function pinned(window: HistoryWindow, history: HistoryIds, maxRows: number): HistoryWindow {
   return { ...window, firstId: history.at(sliceOf(window, history, maxRows).start) }
 }
